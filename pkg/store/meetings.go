@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Meeting statuses.
+const (
+	MeetingActive = "active"
+	MeetingEnded  = "ended"
+)
+
+// Meeting is one meeting with its running counters.
+type Meeting struct {
+	ID        string         `db:"id"`
+	TenantID  string         `db:"tenant_id"`
+	RoomName  string         `db:"room_name"`
+	Title     string         `db:"title"`
+	Language  string         `db:"language"`
+	Status    string         `db:"status"`
+	StartedAt time.Time      `db:"started_at"`
+	EndedAt   *time.Time     `db:"ended_at"`
+	Metadata  map[string]any `db:"metadata"`
+	// Utterances is the number of stored transcripts; the last seq is
+	// Utterances-1.
+	Utterances int   `db:"next_seq"`
+	Tokens     int64 `db:"tokens"`
+}
+
+// NewMeeting is the input of CreateMeeting.
+type NewMeeting struct {
+	RoomName string
+	Title    string
+	Language string
+	Metadata map[string]any
+}
+
+const meetingColumns = `id, tenant_id, room_name, title, language, status, started_at, ended_at, metadata, next_seq, tokens`
+
+// CreateMeeting stores a new active meeting for the tenant.
+func (s *Store) CreateMeeting(ctx context.Context, tenantID string, m NewMeeting) (Meeting, error) {
+	if m.Metadata == nil {
+		m.Metadata = map[string]any{}
+	}
+	rows, err := s.pool.Query(ctx, `
+		INSERT INTO meetings (tenant_id, room_name, title, language, metadata)
+		VALUES ($1, $2, $3, $4, $5)
+		RETURNING `+meetingColumns, tenantID, m.RoomName, m.Title, m.Language, m.Metadata)
+	if err != nil {
+		return Meeting{}, fmt.Errorf("create meeting: %w", translate(err))
+	}
+	out, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Meeting])
+	if err != nil {
+		return Meeting{}, fmt.Errorf("create meeting: %w", translate(err))
+	}
+	return out, nil
+}
+
+// GetMeeting returns the tenant's meeting; another tenant's is ErrNotFound.
+func (s *Store) GetMeeting(ctx context.Context, tenantID, id string) (Meeting, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+meetingColumns+` FROM meetings WHERE id = $1 AND tenant_id = $2`, id, tenantID)
+	if err != nil {
+		return Meeting{}, fmt.Errorf("get meeting %s: %w", id, translate(err))
+	}
+	m, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Meeting])
+	if err != nil {
+		return Meeting{}, fmt.Errorf("get meeting %s: %w", id, translate(err))
+	}
+	return m, nil
+}
+
+// ListMeetings returns the tenant's newest meetings first.
+func (s *Store) ListMeetings(ctx context.Context, tenantID string, limit int) ([]Meeting, error) {
+	if limit <= 0 || limit > 1000 {
+		limit = 100
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+meetingColumns+` FROM meetings
+		WHERE tenant_id = $1 ORDER BY started_at DESC, id LIMIT $2`, tenantID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list meetings: %w", translate(err))
+	}
+	ms, err := pgx.CollectRows(rows, pgx.RowToStructByName[Meeting])
+	if err != nil {
+		return nil, fmt.Errorf("list meetings: %w", translate(err))
+	}
+	return ms, nil
+}
+
+// EndMeeting marks the meeting ended. Ending an ended meeting keeps its
+// first ended_at.
+func (s *Store) EndMeeting(ctx context.Context, tenantID, id string) (Meeting, error) {
+	rows, err := s.pool.Query(ctx, `
+		UPDATE meetings SET status = 'ended', ended_at = coalesce(ended_at, now())
+		WHERE id = $1 AND tenant_id = $2
+		RETURNING `+meetingColumns, id, tenantID)
+	if err != nil {
+		return Meeting{}, fmt.Errorf("end meeting %s: %w", id, translate(err))
+	}
+	m, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Meeting])
+	if err != nil {
+		return Meeting{}, fmt.Errorf("end meeting %s: %w", id, translate(err))
+	}
+	return m, nil
+}

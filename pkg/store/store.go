@@ -1,0 +1,84 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Options tune the pool. Zero values keep pgxpool's defaults.
+type Options struct {
+	// MaxConns caps the pool (default: pgxpool's, max(4, NumCPU)).
+	MaxConns int32
+	// Schema, when set, is put first on the search_path of every
+	// connection; tests use it to get a private namespace.
+	Schema string
+}
+
+// Store is the PostgreSQL handle shared by the repositories.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+// Open connects to databaseURL and checks the connection. It does not
+// migrate; call Migrate.
+func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("parse database url: %w", err)
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	if opts.Schema != "" {
+		cfg.ConnConfig.RuntimeParams["search_path"] = pgx.Identifier{opts.Schema}.Sanitize() + ", public"
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("create pool: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("connect to postgres: %w", err)
+	}
+	return &Store{pool: pool}, nil
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.pool.Ping(ctx)
+}
+
+// Close releases every connection.
+func (s *Store) Close() {
+	s.pool.Close()
+}
+
+// Pool exposes the pool for benchmarks that compare against raw pgx.
+func (s *Store) Pool() *pgxpool.Pool {
+	return s.pool
+}
+
+// translate maps pgx errors onto the package sentinels.
+func translate(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return ErrNotFound
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "23505": // unique_violation
+			return fmt.Errorf("%w: %s", ErrConflict, pgErr.ConstraintName)
+		case "23503", "23514", "22P02", "22001", "22021": // fk, check, bad text repr, too long, bad encoding
+			return fmt.Errorf("%w: %s", ErrInvalid, pgErr.Message)
+		}
+	}
+	return err
+}

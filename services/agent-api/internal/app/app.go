@@ -1,0 +1,164 @@
+// Package app is agent-api's composition root: it builds every component
+// from the configuration, runs the HTTP server and shuts down in order.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/services/agent-api/internal/config"
+	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
+)
+
+// Dev credentials bootstrapped when MITHUB_ENV=dev.
+const (
+	DevTenant = "dev"
+	DevAPIKey = "dev-key"
+)
+
+// App is a wired agent-api.
+type App struct {
+	cfg   config.Config
+	log   *slog.Logger
+	store *store.Store
+	redis *redis.Client
+	http  *fiber.App
+}
+
+// New connects to PostgreSQL and Redis, migrates, and builds the server.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	st, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{cfg: cfg, log: log, store: st}
+	if err := a.init(ctx); err != nil {
+		a.close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// openStore retries the first connection for a while: in compose and after
+// a host restart the database may come up after us.
+func openStore(ctx context.Context, cfg config.Config, log *slog.Logger) (*store.Store, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for wait := 200 * time.Millisecond; ; wait = min(2*wait, 3*time.Second) {
+		st, err := store.Open(ctx, cfg.DatabaseURL, store.Options{MaxConns: int32(cfg.DatabaseMaxConns)})
+		if err == nil {
+			return st, nil
+		}
+		log.Warn("postgres not reachable yet", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("open postgres: %w", err)
+		case <-time.After(wait):
+		}
+	}
+}
+
+func (a *App) init(ctx context.Context) error {
+	if a.cfg.AutoMigrate {
+		ran, err := a.store.Migrate(ctx)
+		if err != nil {
+			return err
+		}
+		if len(ran) > 0 {
+			a.log.Info("migrations applied", "versions", ran)
+		}
+	}
+	if a.cfg.Env == config.EnvDev {
+		if err := a.store.PutAPIKey(ctx, DevTenant, "dev bootstrap", DevAPIKey); err != nil {
+			return fmt.Errorf("bootstrap dev tenant: %w", err)
+		}
+		a.log.Warn("dev mode: tenant dev accepts API key dev-key; set MITHUB_ENV=prod in production")
+	}
+	ropts, err := redis.ParseURL(a.cfg.RedisURL)
+	if err != nil {
+		return fmt.Errorf("MITHUB_REDIS_URL: %w", err)
+	}
+	a.redis = redis.NewClient(ropts)
+	if err := a.redis.Ping(ctx).Err(); err != nil {
+		// Not fatal: /readyz reports it and the client reconnects.
+		a.log.Warn("redis not reachable", "err", err)
+	}
+
+	counter, err := tokens.ForModel(a.cfg.LLMModel)
+	if err != nil {
+		return err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := httpapi.NewMetrics(reg)
+	cache := contexts.New(a.store, a.cfg.Context, a.cfg.CacheSize, a.cfg.CacheTTL, contexts.Observer{
+		Hit: metrics.CacheHits.Inc, Miss: metrics.CacheMiss.Inc, Evict: metrics.CacheEvict.Inc,
+	})
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "mithub_context_cache_size", Help: "Meetings whose context is in memory.",
+	}, func() float64 { return float64(cache.Len()) }))
+
+	a.http = httpapi.New(httpapi.Deps{
+		Log: a.log, Store: a.store, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
+		BodyLimit: a.cfg.BodyLimit,
+		Ready: map[string]httpapi.Pinger{
+			"postgres": a.store.Ping,
+			"redis":    func(ctx context.Context) error { return a.redis.Ping(ctx).Err() },
+		},
+	})
+	return nil
+}
+
+// Run serves HTTP until ctx is done, then shuts down: stop accepting,
+// drain in-flight requests within the shutdown timeout, close Redis and
+// the pool last.
+func (a *App) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
+	if err != nil {
+		a.close()
+		return fmt.Errorf("listen on %s: %w", a.cfg.HTTPAddr, err)
+	}
+	a.log.Info("agent-api listening", "addr", ln.Addr().String(), "env", a.cfg.Env)
+	errc := make(chan error, 1)
+	go func() { errc <- a.http.Listener(ln) }()
+
+	select {
+	case err := <-errc:
+		a.close()
+		return fmt.Errorf("serve http: %w", err)
+	case <-ctx.Done():
+	}
+	a.log.Info("shutting down", "timeout", a.cfg.ShutdownTimeout.String())
+	err = a.http.ShutdownWithTimeout(a.cfg.ShutdownTimeout)
+	if serr := <-errc; serr != nil && !errors.Is(serr, net.ErrClosed) {
+		a.log.Warn("http server stopped", "err", serr)
+	}
+	a.close()
+	if err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	a.log.Info("stopped")
+	return nil
+}
+
+func (a *App) close() {
+	if a.redis != nil {
+		_ = a.redis.Close()
+	}
+	a.store.Close()
+}
+
+// Handler exposes the HTTP app for in-process tests.
+func (a *App) Handler() *fiber.App { return a.http }

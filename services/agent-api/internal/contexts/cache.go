@@ -1,0 +1,159 @@
+// Package contexts keeps the per-meeting live contexts of agent-api in an
+// expiring LRU and keeps them in step with the transcripts in PostgreSQL.
+// A miss rebuilds the context from the store; a context never holds a turn
+// that is not stored.
+package contexts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/golang-lru/v2/expirable"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/store"
+)
+
+// Store is what the cache reads.
+type Store interface {
+	MeetingTail(ctx context.Context, tenantID, meetingID string, n int) (store.Meeting, []store.Transcript, error)
+	ListTranscripts(ctx context.Context, tenantID, meetingID string, afterSeq, limit int) ([]store.Transcript, error)
+}
+
+// Observer counts cache events; nil fields are fine.
+type Observer struct {
+	Hit, Miss, Evict func()
+}
+
+// Cache maps meeting ids to live contexts.
+type Cache struct {
+	store  Store
+	cfg    meetingctx.Config
+	lru    *expirable.LRU[string, *meetingctx.Manager]
+	flight singleflight.Group
+	obs    Observer
+}
+
+// rebuildTimeout bounds one rebuild from the store.
+const rebuildTimeout = 10 * time.Second
+
+// syncPage bounds how many transcripts one sync query loads.
+const syncPage = 2000
+
+// New returns a cache of at most size meetings, each dropped after ttl
+// without access.
+func New(s Store, cfg meetingctx.Config, size int, ttl time.Duration, obs Observer) *Cache {
+	c := &Cache{store: s, cfg: cfg, obs: obs}
+	c.lru = expirable.NewLRU[string, *meetingctx.Manager](size, func(string, *meetingctx.Manager) {
+		if obs.Evict != nil {
+			obs.Evict()
+		}
+	}, ttl)
+	return c
+}
+
+// Len is the number of cached meetings.
+func (c *Cache) Len() int { return c.lru.Len() }
+
+// Get returns the meeting's context, rebuilding it from the store on a miss.
+// Another tenant's meeting is store.ErrNotFound.
+func (c *Cache) Get(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error) {
+	if m, ok := c.lru.Get(meetingID); ok {
+		if m.TenantID() != tenantID {
+			return nil, store.ErrNotFound
+		}
+		if c.obs.Hit != nil {
+			c.obs.Hit()
+		}
+		c.lru.Add(meetingID, m) // restart the idle timer
+		return m, nil
+	}
+	if c.obs.Miss != nil {
+		c.obs.Miss()
+	}
+	v, err, _ := c.flight.Do(tenantID+"/"+meetingID, func() (any, error) {
+		if m, ok := c.lru.Peek(meetingID); ok && m.TenantID() == tenantID {
+			return m, nil
+		}
+		// Callers share this load: one caller's cancellation must not fail
+		// the others.
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rebuildTimeout)
+		defer cancel()
+		mt, tail, err := c.store.MeetingTail(lctx, tenantID, meetingID, c.cfg.L0MaxTurnsOrDefault())
+		if err != nil {
+			return nil, err
+		}
+		m, err := meetingctx.Restore(tenantID, meetingID, c.cfg, Turns(tail), mt.Tokens)
+		if err != nil {
+			return nil, err
+		}
+		c.lru.Add(meetingID, m)
+		return m, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*meetingctx.Manager), nil
+}
+
+// Sync loads every stored transcript past the context's cursor and applies
+// it. It returns how many turns it applied and the new cursor.
+func (c *Cache) Sync(ctx context.Context, tenantID, meetingID string) (applied, cursor int, err error) {
+	m, err := c.Get(ctx, tenantID, meetingID)
+	if err != nil {
+		return 0, 0, err
+	}
+	return c.syncManager(ctx, m)
+}
+
+func (c *Cache) syncManager(ctx context.Context, m *meetingctx.Manager) (applied, cursor int, err error) {
+	for {
+		from := m.Cursor()
+		rows, err := c.store.ListTranscripts(ctx, m.TenantID(), m.MeetingID(), from, syncPage)
+		if err != nil {
+			return applied, m.Cursor(), err
+		}
+		n, err := m.Apply(Turns(rows))
+		applied += n
+		if err != nil {
+			return applied, m.Cursor(), fmt.Errorf("sync meeting %s: %w", m.MeetingID(), err)
+		}
+		if len(rows) < syncPage {
+			return applied, m.Cursor(), nil
+		}
+	}
+}
+
+// ApplyInserted applies rows just written by this process. When they do not
+// follow the cursor (a concurrent writer's rows landed first, or the context
+// was rebuilt in between) the gap is filled from the store, so the context
+// always advances in seq order.
+func (c *Cache) ApplyInserted(ctx context.Context, tenantID, meetingID string, rows []store.Transcript) (cursor int, err error) {
+	m, err := c.Get(ctx, tenantID, meetingID)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := m.Apply(Turns(rows)); err != nil {
+		if !errors.Is(err, meetingctx.ErrGap) {
+			return m.Cursor(), err
+		}
+		_, cur, err := c.syncManager(ctx, m)
+		return cur, err
+	}
+	return m.Cursor(), nil
+}
+
+// Turns converts stored transcripts to context turns.
+func Turns(rows []store.Transcript) []meetingctx.Turn {
+	out := make([]meetingctx.Turn, len(rows))
+	for i, r := range rows {
+		out[i] = meetingctx.Turn{
+			Seq: r.Seq, SegmentID: r.SegmentID, SpeakerID: r.SpeakerID, SpeakerName: r.SpeakerName,
+			Text: r.Text, StartMS: r.StartMS, EndMS: r.EndMS, Confidence: r.Confidence, Tokens: r.Tokens,
+		}
+	}
+	return out
+}

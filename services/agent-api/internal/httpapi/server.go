@@ -1,0 +1,95 @@
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+	"github.com/gofiber/fiber/v2/middleware/requestid"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+)
+
+// Store is the persistence the handlers use.
+type Store interface {
+	Authenticator
+	Ping(ctx context.Context) error
+	CreateMeeting(ctx context.Context, tenantID string, m store.NewMeeting) (store.Meeting, error)
+	GetMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
+	EndMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
+	Ingest(ctx context.Context, tenantID, meetingID string, us []store.Utterance) (store.IngestResult, error)
+}
+
+// Pinger checks a dependency for /readyz.
+type Pinger func(ctx context.Context) error
+
+// Deps are the server's collaborators.
+type Deps struct {
+	Log      *slog.Logger
+	Store    Store
+	Contexts *contexts.Cache
+	Tokens   tokens.Counter
+	Metrics  *Metrics
+	Registry prometheus.Gatherer
+	// Ready lists the dependencies /readyz checks, by name.
+	Ready map[string]Pinger
+	// BodyLimit in bytes; larger bodies get 413.
+	BodyLimit int
+}
+
+// Server holds the handlers' dependencies.
+type Server struct {
+	Deps
+	auth *authenticator
+}
+
+// New builds the Fiber app with every route.
+func New(d Deps) *fiber.App {
+	s := &Server{Deps: d, auth: newAuthenticator(d.Store)}
+	app := fiber.New(fiber.Config{
+		AppName:               "mithub-agent-api",
+		BodyLimit:             d.BodyLimit,
+		ErrorHandler:          errorHandler(d.Log),
+		DisableStartupMessage: true,
+		// Handlers keep strings from params and bodies beyond the request.
+		Immutable:      true,
+		ReadTimeout:    30 * time.Second,
+		IdleTimeout:    120 * time.Second,
+		ReadBufferSize: 16 << 10,
+	})
+	app.Use(requestid.New(requestid.Config{ContextKey: requestIDKey}))
+	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: func(c *fiber.Ctx, e any) {
+		d.Log.Error("panic in handler", "path", c.Path(), "request_id", requestID(c), "panic", e)
+	}}))
+	app.Use(d.Metrics.middleware)
+
+	app.Get("/healthz", s.healthz)
+	app.Get("/readyz", s.readyz)
+	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
+	app.Get("/openapi.json", s.openapi)
+
+	v1 := app.Group("/v1", s.auth.middleware)
+	v1.Post("/meetings", s.createMeeting)
+	v1.Get("/meetings/:id", s.getMeeting)
+	v1.Post("/meetings/:id/end", s.endMeeting)
+	v1.Post("/meetings/:id/utterances", s.postUtterances)
+	v1.Post("/meetings/:id/sync", s.syncMeeting)
+	v1.Get("/meetings/:id/context", s.getContext)
+
+	app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
+	return app
+}
+
+const requestIDKey = "requestid"
+
+func requestID(c *fiber.Ctx) string {
+	id, _ := c.Locals(requestIDKey).(string)
+	return id
+}
