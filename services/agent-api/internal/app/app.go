@@ -132,7 +132,7 @@ func (a *App) Run(ctx context.Context) error {
 	}
 	a.log.Info("agent-api listening", "addr", ln.Addr().String(), "env", a.cfg.Env)
 	errc := make(chan error, 1)
-	go func() { errc <- a.http.Listener(ln) }()
+	go func() { errc <- a.http.Listener(httpapi.LingerListener(ln)) }()
 
 	select {
 	case err := <-errc:

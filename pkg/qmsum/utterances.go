@@ -1,0 +1,89 @@
+package qmsum
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/mithub/mithub/pkg/apiclient"
+)
+
+const (
+	// msPerWord is the synthesized speaking time of one word (150 words
+	// per minute).
+	msPerWord = 60_000 / 150
+	// gapMS is the synthesized silence between two turns.
+	gapMS = 300
+)
+
+// SegmentID is the segment id of turn (or line) index i: idPrefix-00042.
+func SegmentID(idPrefix string, i int) string {
+	return fmt.Sprintf("%s-%05d", idPrefix, i)
+}
+
+// Utterances converts the meeting's turns into API utterances. Segment ids
+// are SegmentID(idPrefix, turn index), speaker ids are Slug(speaker), and
+// times are synthesized from word counts at 150 words per minute with a
+// 300 ms gap between turns, so they increase monotonically. Turns without
+// text are skipped; they keep their index, so ids still match spans.
+func Utterances(m *Meeting, idPrefix string) []apiclient.Utterance {
+	utts := make([]apiclient.Utterance, 0, len(m.Turns))
+	var at int64
+	for i, t := range m.Turns {
+		text := strings.TrimSpace(t.Content)
+		if text == "" {
+			continue
+		}
+		speaker := strings.TrimSpace(t.Speaker)
+		if speaker == "" {
+			speaker = "Unknown"
+		}
+		end := at + int64(max(countWords(text), 1))*msPerWord
+		utts = append(utts, apiclient.Utterance{
+			SegmentID:   SegmentID(idPrefix, i),
+			SpeakerID:   Slug(speaker),
+			SpeakerName: speaker,
+			Text:        text,
+			StartMS:     at,
+			EndMS:       end,
+			Confidence:  1,
+		})
+		at = end + gapMS
+	}
+	return utts
+}
+
+// countWords counts the whitespace-separated fields that hold a letter or a
+// digit; QMSum separates punctuation with spaces, and "." is not a word.
+func countWords(text string) int {
+	n := 0
+	for _, f := range strings.Fields(text) {
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Slug lower-cases s and joins its runs of letters and digits with "-":
+// "Grad E" → "grad-e", "Julie Morgan AM" → "julie-morgan-am". A name
+// without letters or digits gives "unknown".
+func Slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	if b.Len() == 0 {
+		return "unknown"
+	}
+	return b.String()
+}

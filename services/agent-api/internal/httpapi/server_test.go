@@ -1,0 +1,230 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/store/storetest"
+	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
+)
+
+type harness struct {
+	t     testing.TB
+	app   *fiber.App
+	base  string
+	store *store.Store
+	cache *contexts.Cache
+}
+
+type harnessOpts struct {
+	cacheSize int
+	bodyLimit int
+}
+
+func newHarness(t testing.TB, o harnessOpts) *harness {
+	t.Helper()
+	if o.cacheSize == 0 {
+		o.cacheSize = 100
+	}
+	if o.bodyLimit == 0 {
+		o.bodyLimit = 1 << 20
+	}
+	st := storetest.New(t)
+	counter, err := tokens.ForEncoding(tokens.CL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	metrics := httpapi.NewMetrics(reg)
+	cache := contexts.New(st, meetingctx.Config{}, o.cacheSize, time.Hour, contexts.Observer{})
+	app := httpapi.New(httpapi.Deps{
+		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Store: st, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
+		BodyLimit: o.bodyLimit,
+		Ready:     map[string]httpapi.Pinger{"postgres": st.Ping},
+	})
+	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache}
+}
+
+// serve runs app on a loopback port until the test ends.
+func serve(t testing.TB, app *fiber.App) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = app.Listener(httpapi.LingerListener(ln))
+	}()
+	t.Cleanup(func() {
+		_ = app.Shutdown()
+		<-done
+	})
+	return "http://" + ln.Addr().String()
+}
+
+// key creates an API key for a tenant.
+func (h *harness) key(tenant string) string {
+	h.t.Helper()
+	k, err := h.store.CreateAPIKey(context.Background(), tenant, "test")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return k
+}
+
+type response struct {
+	status int
+	body   []byte
+}
+
+func (r response) decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+func (h *harness) do(method, path, key string, body []byte, header ...string) response {
+	h.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequest(method, h.base+path, rd)
+	if err != nil {
+		h.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return response{status: resp.StatusCode, body: b}
+}
+
+func (h *harness) json(method, path, key string, v any) response {
+	h.t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return h.do(method, path, key, b)
+}
+
+type meeting struct {
+	ID       string `json:"id"`
+	Status   string `json:"status"`
+	Counters struct {
+		Utterances int   `json:"utterances"`
+		Tokens     int64 `json:"tokens"`
+		LastSeq    int   `json:"last_seq"`
+	} `json:"counters"`
+}
+
+func (h *harness) createMeeting(key string) meeting {
+	h.t.Helper()
+	r := h.json(http.MethodPost, "/v1/meetings", key, map[string]string{"title": "주간 회의 weekly", "language": "ko"})
+	if r.status != http.StatusCreated {
+		h.t.Fatalf("create meeting: %d %s", r.status, r.body)
+	}
+	var m meeting
+	r.decode(h.t, &m)
+	return m
+}
+
+type utterance struct {
+	SegmentID   string  `json:"segment_id"`
+	SpeakerID   string  `json:"speaker_id"`
+	SpeakerName string  `json:"speaker_name"`
+	Text        string  `json:"text"`
+	StartMS     int64   `json:"start_ms"`
+	EndMS       int64   `json:"end_ms"`
+	Confidence  float32 `json:"confidence"`
+}
+
+type ingest struct {
+	Inserted   int `json:"inserted"`
+	Duplicates int `json:"duplicates"`
+	Cursor     int `json:"cursor"`
+}
+
+func (h *harness) post(key, meetingID string, us []utterance) ingest {
+	h.t.Helper()
+	r := h.json(http.MethodPost, "/v1/meetings/"+meetingID+"/utterances", key, map[string]any{"utterances": us})
+	if r.status != http.StatusOK {
+		h.t.Fatalf("post utterances: %d %s", r.status, r.body)
+	}
+	var in ingest
+	r.decode(h.t, &in)
+	return in
+}
+
+type contextBody struct {
+	MeetingID string `json:"meeting_id"`
+	Cursor    int    `json:"cursor"`
+	L0        struct {
+		Turns  []meetingctx.Turn `json:"turns"`
+		Tokens int               `json:"tokens"`
+	} `json:"l0"`
+	Counters struct {
+		Utterances int   `json:"utterances"`
+		Tokens     int64 `json:"tokens"`
+		LastSeq    int   `json:"last_seq"`
+	} `json:"counters"`
+}
+
+func (h *harness) context(key, meetingID string) contextBody {
+	h.t.Helper()
+	r := h.do(http.MethodGet, "/v1/meetings/"+meetingID+"/context", key, nil)
+	if r.status != http.StatusOK {
+		h.t.Fatalf("context: %d %s", r.status, r.body)
+	}
+	var c contextBody
+	r.decode(h.t, &c)
+	return c
+}
+
+// newHarnessOnStore is a second server (a restarted or another replica) on
+// the same database with an empty cache.
+func newHarnessOnStore(t *testing.T, h *harness) *harness {
+	t.Helper()
+	counter, err := tokens.ForEncoding(tokens.CL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	cache := contexts.New(h.store, meetingctx.Config{}, 100, time.Hour, contexts.Observer{})
+	app := httpapi.New(httpapi.Deps{
+		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Store: h.store, Contexts: cache, Tokens: counter, Metrics: httpapi.NewMetrics(reg), Registry: reg,
+		BodyLimit: 1 << 20,
+	})
+	return &harness{t: t, app: app, base: serve(t, app), store: h.store, cache: cache}
+}

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mithub/mithub/pkg/apiclient"
+)
+
+// contextConfig is the parsed context command line.
+type contextConfig struct {
+	API       apiConfig
+	MeetingID string
+	// JSON prints the API's document instead of the transcript view.
+	JSON bool
+}
+
+func contextCommand() command {
+	return command{
+		name:    "context",
+		summary: "print a meeting's L0 context (recent turns and token totals)",
+		usage:   "mithubctl context --meeting ID [--json]",
+		flags: func() *flag.FlagSet {
+			var c contextConfig
+			return contextFlags(&c)
+		},
+		run: runContext,
+	}
+}
+
+func contextFlags(c *contextConfig) *flag.FlagSet {
+	fs := newFlagSet("context")
+	fs.StringVar(&c.MeetingID, "meeting", "", "meeting id (required)")
+	fs.BoolVar(&c.JSON, "json", false, "print the raw JSON document")
+	c.API.register(fs)
+	return fs
+}
+
+// parseContext parses and validates the context command line.
+func parseContext(args []string, getenv func(string) string) (contextConfig, error) {
+	var c contextConfig
+	if err := parseFlags(contextFlags(&c), args); err != nil {
+		return c, err
+	}
+	if c.MeetingID == "" {
+		return c, usageErrorf("context", "--meeting is required")
+	}
+	return c, c.API.resolve("context", getenv)
+}
+
+func runContext(ctx context.Context, e *env, args []string) error {
+	c, err := parseContext(args, e.getenv)
+	if err != nil {
+		return err
+	}
+	client := c.API.client(e.stderr)
+	if c.JSON {
+		raw, err := client.ContextRaw(ctx, c.MeetingID)
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, raw, "", "  "); err != nil {
+			return fmt.Errorf("format context: %w", err)
+		}
+		buf.WriteByte('\n')
+		_, err = e.stdout.Write(buf.Bytes())
+		return err
+	}
+	mc, err := client.Context(ctx, c.MeetingID)
+	if err != nil {
+		return err
+	}
+	return printContext(e.stdout, mc)
+}
+
+// printContext writes one "[mm:ss] Speaker: text" line per L0 turn, then the
+// token totals.
+func printContext(w io.Writer, mc apiclient.Context) error {
+	var b strings.Builder
+	for _, t := range mc.L0.Turns {
+		fmt.Fprintf(&b, "[%s] %s: %s\n", clock(t.StartMS), speaker(t), oneLine(t.Text))
+	}
+	if len(mc.L0.Turns) == 0 {
+		b.WriteString("(no turns in L0)\n")
+	}
+	fmt.Fprintf(&b, "\nL0: %d turns, %d tokens (cursor %d)\n", len(mc.L0.Turns), mc.L0.Tokens, mc.Cursor)
+	fmt.Fprintf(&b, "meeting: %d utterances, %d tokens\n", mc.Counters.Utterances, mc.Counters.Tokens)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// clock formats a meeting offset as mm:ss; minutes go past 59.
+func clock(ms int64) string {
+	secs := max(ms, 0) / 1000
+	return fmt.Sprintf("%02d:%02d", secs/60, secs%60)
+}
+
+func speaker(t apiclient.Turn) string {
+	switch {
+	case t.SpeakerName != "":
+		return t.SpeakerName
+	case t.SpeakerID != "":
+		return t.SpeakerID
+	default:
+		return "unknown"
+	}
+}
+
+// oneLine folds line breaks so each turn stays on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " ")
+}
