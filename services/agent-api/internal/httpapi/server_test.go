@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"net/http"
 	"net"
+	"net/http"
 	"testing"
 	"time"
 
