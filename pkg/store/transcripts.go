@@ -99,7 +99,9 @@ const transcriptColumns = `id, meeting_id, seq, segment_id, speaker_id, speaker_
 // ingestSQL inserts the batch's new segments with consecutive seqs starting
 // at the meeting's next_seq, and advances the counters, in one statement.
 // It runs after the meeting row is locked, so its snapshot sees every
-// earlier writer's rows: NOT EXISTS is exact and seq has no gaps.
+// earlier writer's rows: NOT EXISTS is exact and seq has no gaps. It checks
+// the tenant itself: when the lock statement found no row, this statement
+// still runs in the same batch and must write nothing.
 const ingestSQL = `
 WITH ins AS (
 	INSERT INTO transcripts (tenant_id, meeting_id, seq, segment_id, speaker_id, speaker_name,
@@ -112,7 +114,7 @@ WITH ins AS (
 	            $9::float4[], $10::int4[], $11::text[])
 	     WITH ORDINALITY AS u(segment_id, speaker_id, speaker_name, text, start_ms, end_ms,
 	                          confidence, tokens, source, ord)
-	WHERE m.id = $2
+	WHERE m.id = $2 AND m.tenant_id = $1
 	  AND NOT EXISTS (SELECT 1 FROM transcripts t WHERE t.meeting_id = $2 AND t.segment_id = u.segment_id)
 	ORDER BY u.ord
 	RETURNING ` + transcriptColumns + `
@@ -120,7 +122,7 @@ WITH ins AS (
 	UPDATE meetings
 	SET next_seq = next_seq + (SELECT count(*) FROM ins),
 	    tokens = tokens + (SELECT coalesce(sum(tokens), 0) FROM ins)
-	WHERE id = $2
+	WHERE id = $2 AND tenant_id = $1
 	RETURNING next_seq
 )
 SELECT ins.*, upd.next_seq AS next_seq_after FROM ins, upd ORDER BY ins.seq`
@@ -165,27 +167,27 @@ func (s *Store) Ingest(ctx context.Context, tenantID, meetingID string, us []Utt
 		sources = append(sources, u.Source)
 	}
 
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		b := &pgx.Batch{}
-		b.Queue(`SELECT next_seq FROM meetings WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, meetingID, tenantID).
-			QueryRow(func(row pgx.Row) error {
-				return row.Scan(&res.NextSeq)
-			})
-		b.Queue(ingestSQL, tenantID, meetingID, segIDs, spkIDs, spkNms, texts, starts, ends, confs, tokens, sources).
-			Query(func(rows pgx.Rows) error {
-				for rows.Next() {
-					var t Transcript
-					if err := rows.Scan(&t.ID, &t.MeetingID, &t.Seq, &t.SegmentID, &t.SpeakerID, &t.SpeakerName,
-						&t.Text, &t.StartMS, &t.EndMS, &t.Confidence, &t.Tokens, &t.Source, &t.CreatedAt,
-						&res.NextSeq); err != nil {
-						return err
-					}
-					res.Inserted = append(res.Inserted, t)
+	// One round trip: a batch runs as one implicit transaction, so the row
+	// lock taken by the first statement is held through the insert.
+	b := &pgx.Batch{}
+	b.Queue(`SELECT next_seq FROM meetings WHERE id = $1 AND tenant_id = $2 FOR UPDATE`, meetingID, tenantID).
+		QueryRow(func(row pgx.Row) error {
+			return row.Scan(&res.NextSeq)
+		})
+	b.Queue(ingestSQL, tenantID, meetingID, segIDs, spkIDs, spkNms, texts, starts, ends, confs, tokens, sources).
+		Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				var t Transcript
+				if err := rows.Scan(&t.ID, &t.MeetingID, &t.Seq, &t.SegmentID, &t.SpeakerID, &t.SpeakerName,
+					&t.Text, &t.StartMS, &t.EndMS, &t.Confidence, &t.Tokens, &t.Source, &t.CreatedAt,
+					&res.NextSeq); err != nil {
+					return err
 				}
-				return rows.Err()
-			})
-		return tx.SendBatch(ctx, b).Close()
-	})
+				res.Inserted = append(res.Inserted, t)
+			}
+			return rows.Err()
+		})
+	err := s.pool.SendBatch(ctx, b).Close()
 	if err != nil {
 		return IngestResult{}, fmt.Errorf("ingest into meeting %s: %w", meetingID, translate(err))
 	}

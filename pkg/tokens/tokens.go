@@ -41,25 +41,48 @@ func EncodingForModel(model string) string {
 var (
 	loaderOnce sync.Once
 	encMu      sync.Mutex
-	encCache   = map[string]*bpeCounter{}
+	encCache   = map[string]Counter{}
 )
+
+// cl100kRanksFile is the key under which the offline loader keeps the
+// cl100k_base table.
+const cl100kRanksFile = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
 
 // ForEncoding returns the counter for a BPE table by name. Tables load once
 // per process.
 func ForEncoding(name string) (Counter, error) {
-	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
 	encMu.Lock()
 	defer encMu.Unlock()
 	if c, ok := encCache[name]; ok {
 		return c, nil
 	}
+	var c Counter
+	if name == CL100K {
+		ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(cl100kRanksFile)
+		if err != nil {
+			return nil, fmt.Errorf("load encoding %s: %w", name, err)
+		}
+		c = &fastCounter{name: name, ranks: ranks}
+	} else {
+		ref, err := referenceCounter(name)
+		if err != nil {
+			return nil, err
+		}
+		c = ref
+	}
+	encCache[name] = c
+	return c, nil
+}
+
+// referenceCounter counts with tiktoken-go's regex-based encoder. o200k_base
+// uses it; tests compare the fast counter against it.
+func referenceCounter(name string) (Counter, error) {
+	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
 	enc, err := tiktoken.GetEncoding(name)
 	if err != nil {
 		return nil, fmt.Errorf("load encoding %s: %w", name, err)
 	}
-	c := &bpeCounter{name: name, enc: enc}
-	encCache[name] = c
-	return c, nil
+	return &bpeCounter{name: name, enc: enc}, nil
 }
 
 // ForModel returns the counter for a model name.

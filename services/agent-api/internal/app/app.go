@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/pprof"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -15,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
@@ -113,7 +116,7 @@ func (a *App) init(ctx context.Context) error {
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Store: a.store, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
 		BodyLimit: a.cfg.BodyLimit,
-		Ready: map[string]httpapi.Pinger{
+		Ready: map[string]health.Check{
 			"postgres": a.store.Ping,
 			"redis":    func(ctx context.Context) error { return a.redis.Ping(ctx).Err() },
 		},
@@ -131,6 +134,9 @@ func (a *App) Run(ctx context.Context) error {
 		return fmt.Errorf("listen on %s: %w", a.cfg.HTTPAddr, err)
 	}
 	a.log.Info("agent-api listening", "addr", ln.Addr().String(), "env", a.cfg.Env)
+	if a.cfg.PprofAddr != "" {
+		go a.servePprof(ctx)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Listener(httpapi.LingerListener(ln)) }()
 
@@ -162,3 +168,20 @@ func (a *App) close() {
 
 // Handler exposes the HTTP app for in-process tests.
 func (a *App) Handler() *fiber.App { return a.http }
+
+// servePprof serves Go's profiler on its own listener until ctx is done.
+func (a *App) servePprof(ctx context.Context) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Addr: a.cfg.PprofAddr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		<-ctx.Done()
+		_ = srv.Close()
+	}()
+	a.log.Info("pprof listening", "addr", a.cfg.PprofAddr)
+	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		a.log.Warn("pprof server", "err", err)
+	}
+}

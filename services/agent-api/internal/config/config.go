@@ -50,6 +50,9 @@ type Config struct {
 	LLMModel string
 	// LogLevel is MITHUB_LOG_LEVEL: debug, info, warn or error (default info).
 	LogLevel slog.Level
+	// PprofAddr is MITHUB_PPROF_ADDR (default empty: off); when set, Go's
+	// profiler is served there. Keep it on a loopback address.
+	PprofAddr string
 	// ShutdownTimeout is MITHUB_SHUTDOWN_TIMEOUT (default 15s): how long
 	// in-flight requests may take after a stop signal.
 	ShutdownTimeout time.Duration
@@ -78,6 +81,7 @@ func load(r *envconf.Reader) (Config, error) {
 		},
 		LLMModel:        r.String("MITHUB_LLM_MODEL", ""),
 		ShutdownTimeout: r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 15*time.Second),
+		PprofAddr:       r.String("MITHUB_PPROF_ADDR", ""),
 	}
 	lvl, err := logging.ParseLevel(r.String("MITHUB_LOG_LEVEL", "info"))
 	if err != nil {

@@ -156,4 +156,3 @@ func waitExit(t *testing.T, p *process, within time.Duration) error {
 		return nil
 	}
 }
-

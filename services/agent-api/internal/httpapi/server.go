@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
@@ -27,9 +28,6 @@ type Store interface {
 	Ingest(ctx context.Context, tenantID, meetingID string, us []store.Utterance) (store.IngestResult, error)
 }
 
-// Pinger checks a dependency for /readyz.
-type Pinger func(ctx context.Context) error
-
 // Deps are the server's collaborators.
 type Deps struct {
 	Log      *slog.Logger
@@ -39,7 +37,7 @@ type Deps struct {
 	Metrics  *Metrics
 	Registry prometheus.Gatherer
 	// Ready lists the dependencies /readyz checks, by name.
-	Ready map[string]Pinger
+	Ready map[string]health.Check
 	// BodyLimit in bytes; larger bodies get 413.
 	BodyLimit int
 }

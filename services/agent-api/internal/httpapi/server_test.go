@@ -14,6 +14,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
@@ -55,7 +56,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Store: st, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
 		BodyLimit: o.bodyLimit,
-		Ready:     map[string]httpapi.Pinger{"postgres": st.Ping},
+		Ready:     map[string]health.Check{"postgres": st.Ping},
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache}
 }

@@ -28,7 +28,7 @@ type command struct {
 
 // commands lists the subcommands in help order.
 func commands() []command {
-	return []command{replayCommand(), contextCommand(), apikeyCommand(), migrateCommand()}
+	return []command{replayCommand(), contextCommand(), apikeyCommand(), migrateCommand(), benchIngestCommand()}
 }
 
 // Run executes the command line args (without the program name). Output

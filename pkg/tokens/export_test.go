@@ -1,0 +1,4 @@
+package tokens
+
+// ReferenceCounter exposes tiktoken-go's counter to the parity tests.
+var ReferenceCounter = referenceCounter

@@ -1,0 +1,46 @@
+# Shared helpers for the Makefile's scripts. Source it; do not run it.
+
+log() { printf '%s: %s\n' "${SCRIPT_NAME:-mithub}" "$*" >&2; }
+die() { printf '%s: error: %s\n' "${SCRIPT_NAME:-mithub}" "$*" >&2; exit 1; }
+
+# ensure_database NAME [fresh]: creates the database on the local server;
+# with "fresh", drops it first.
+ensure_database() {
+  local name=$1 fresh=${2:-}
+  if [ "$fresh" = fresh ]; then
+    psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS \"$name\" WITH (FORCE)" >/dev/null
+  fi
+  if ! psql -h 127.0.0.1 -U postgres -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$name'" | grep -q 1; then
+    psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE \"$name\"" >/dev/null
+  fi
+}
+
+# start_api LOGFILE: starts bin/agent-api in the background with the
+# current environment and waits until /healthz answers. Sets API_PID.
+start_api() {
+  local logfile=$1 addr=${MITHUB_HTTP_ADDR:?MITHUB_HTTP_ADDR must be set}
+  bin/agent-api >"$logfile" 2>&1 &
+  API_PID=$!
+  local i
+  for i in $(seq 1 150); do
+    if curl -fsS "http://$addr/healthz" >/dev/null 2>&1; then
+      return 0
+    fi
+    if ! kill -0 "$API_PID" 2>/dev/null; then
+      cat "$logfile" >&2
+      die "agent-api exited during start-up (log above)"
+    fi
+    sleep 0.2
+  done
+  cat "$logfile" >&2
+  die "agent-api did not answer on http://$addr/healthz within 30s"
+}
+
+# stop_api: SIGTERM, then wait for the graceful shutdown.
+stop_api() {
+  if [ -n "${API_PID:-}" ] && kill -0 "$API_PID" 2>/dev/null; then
+    kill -TERM "$API_PID"
+    wait "$API_PID" || true
+  fi
+  API_PID=
+}

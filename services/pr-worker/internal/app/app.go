@@ -1,0 +1,179 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mithub/mithub/pkg/health"
+	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/services/pr-worker/internal/config"
+	"github.com/mithub/mithub/services/pr-worker/internal/jobs"
+)
+
+// App is a wired pr-worker.
+type App struct {
+	cfg   config.Config
+	log   *slog.Logger
+	store *store.Store
+	redis redis.UniversalClient
+	queue *asynq.Server
+	ln    net.Listener
+	http  *http.Server
+}
+
+// New connects to PostgreSQL and Redis, migrates when configured, binds the
+// health listener and builds the Asynq server. Nothing is processed until
+// Run.
+func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
+	st, err := openStore(ctx, cfg, log)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{cfg: cfg, log: log, store: st}
+	if err := a.init(ctx); err != nil {
+		a.close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// openStore retries the first connection for a while: in compose and after
+// a host restart the database may come up after us.
+func openStore(ctx context.Context, cfg config.Config, log *slog.Logger) (*store.Store, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for wait := 200 * time.Millisecond; ; wait = min(2*wait, 3*time.Second) {
+		st, err := store.Open(ctx, cfg.DatabaseURL, store.Options{})
+		if err == nil {
+			return st, nil
+		}
+		log.Warn("postgres not reachable yet", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("open postgres: %w", err)
+		case <-time.After(wait):
+		}
+	}
+}
+
+func (a *App) init(ctx context.Context) error {
+	if a.cfg.AutoMigrate {
+		ran, err := a.store.Migrate(ctx)
+		if err != nil {
+			return err
+		}
+		if len(ran) > 0 {
+			a.log.Info("migrations applied", "versions", ran)
+		}
+	}
+	opt, err := asynq.ParseRedisURI(a.cfg.RedisURL)
+	if err != nil {
+		return errors.New("MITHUB_REDIS_URL is not a valid redis URL")
+	}
+	rc, ok := opt.MakeRedisClient().(redis.UniversalClient)
+	if !ok {
+		return fmt.Errorf("MITHUB_REDIS_URL: unsupported connection type %T", opt)
+	}
+	a.redis = rc
+	if err := a.redis.Ping(ctx).Err(); err != nil {
+		// Not fatal: /readyz reports it and asynq reconnects.
+		a.log.Warn("redis not reachable", "err", err)
+	}
+	a.queue = asynq.NewServerFromRedisClient(a.redis, asynq.Config{
+		Concurrency:     a.cfg.Concurrency,
+		Queues:          a.cfg.Queues,
+		ShutdownTimeout: a.cfg.ShutdownTimeout,
+		ErrorHandler:    errorHandler(a.log),
+		Logger:          asynqLogger{log: a.log.With("component", "asynq")},
+		LogLevel:        asynqLevel(a.cfg.LogLevel),
+	})
+
+	a.ln, err = net.Listen("tcp", a.cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", a.cfg.HTTPAddr, err)
+	}
+	mux := http.NewServeMux()
+	health.Register(mux, a.log, map[string]health.Check{
+		"postgres": a.store.Ping,
+		"redis":    func(ctx context.Context) error { return a.redis.Ping(ctx).Err() },
+	})
+	a.http = &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      10 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelWarn),
+	}
+	return nil
+}
+
+// mux routes every task type to its handler. Handlers get their
+// dependencies (a.store, ...) through their constructors.
+func (a *App) mux() *asynq.ServeMux {
+	mux := asynq.NewServeMux()
+	mux.Handle(jobs.TypePing, jobs.PingHandler{})
+	return mux
+}
+
+// Addr is the address the health server listens on.
+func (a *App) Addr() net.Addr { return a.ln.Addr() }
+
+// Run processes tasks and serves health checks until ctx is done, then
+// shuts down: stop the health server, let in-flight tasks finish within the
+// shutdown timeout (asynq pushes back the rest), close Redis and the pool
+// last.
+func (a *App) Run(ctx context.Context) error {
+	if err := a.queue.Start(a.mux()); err != nil {
+		a.close()
+		return fmt.Errorf("start asynq server: %w", err)
+	}
+	a.log.Info("pr-worker running", "addr", a.ln.Addr().String(),
+		"queues", a.cfg.Queues, "concurrency", a.cfg.Concurrency)
+	errc := make(chan error, 1)
+	go func() { errc <- a.http.Serve(a.ln) }()
+
+	var serveErr error
+	select {
+	case err := <-errc:
+		serveErr = fmt.Errorf("serve health http: %w", err)
+		a.log.Error("health server stopped, shutting down", "err", err)
+	case <-ctx.Done():
+		a.log.Info("shutting down", "timeout", a.cfg.ShutdownTimeout.String())
+	}
+	if serveErr == nil {
+		hctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
+		if err := a.http.Shutdown(hctx); err != nil {
+			a.log.Warn("health server shutdown", "err", err)
+		}
+		cancel()
+		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.log.Warn("health server stopped", "err", err)
+		}
+	}
+	a.queue.Shutdown()
+	a.close()
+	if serveErr != nil {
+		return serveErr
+	}
+	a.log.Info("stopped")
+	return nil
+}
+
+func (a *App) close() {
+	if a.ln != nil {
+		_ = a.ln.Close()
+	}
+	if a.redis != nil {
+		_ = a.redis.Close()
+	}
+	a.store.Close()
+}

@@ -1,0 +1,89 @@
+// Package config reads pr-worker's settings from the environment.
+package config
+
+import (
+	"errors"
+	"log/slog"
+	"net"
+	"net/url"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/mithub/mithub/pkg/envconf"
+	"github.com/mithub/mithub/pkg/logging"
+	"github.com/mithub/mithub/services/pr-worker/internal/jobs"
+)
+
+// Config is pr-worker's configuration. Each field names its variable and
+// default.
+type Config struct {
+	// DatabaseURL is MITHUB_DATABASE_URL
+	// (default postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable).
+	DatabaseURL string
+	// AutoMigrate is MITHUB_AUTO_MIGRATE (default true): apply migrations
+	// on start.
+	AutoMigrate bool
+	// RedisURL is MITHUB_REDIS_URL (default redis://127.0.0.1:6379/0), in
+	// the forms asynq.ParseRedisURI accepts.
+	RedisURL string
+	// Concurrency is MITHUB_WORKER_CONCURRENCY, tasks processed at once
+	// (default 10).
+	Concurrency int
+	// Queues maps queue names to their priority: pr 6, memory 3, default 1.
+	// It is fixed, not read from the environment.
+	Queues map[string]int
+	// HTTPAddr is MITHUB_WORKER_HTTP_ADDR, where /healthz and /readyz are
+	// served (default 127.0.0.1:8091).
+	HTTPAddr string
+	// LogLevel is MITHUB_LOG_LEVEL: debug, info, warn or error (default info).
+	LogLevel slog.Level
+	// ShutdownTimeout is MITHUB_SHUTDOWN_TIMEOUT (default 30s): how long
+	// in-flight tasks may run after a stop signal before they are pushed
+	// back to their queue.
+	ShutdownTimeout time.Duration
+}
+
+// Load reads the configuration from the environment and validates it.
+func Load() (Config, error) { return load(envconf.New()) }
+
+// FromMap reads the configuration from m; tests use it.
+func FromMap(m map[string]string) (Config, error) { return load(envconf.FromMap(m)) }
+
+func load(r *envconf.Reader) (Config, error) {
+	c := Config{
+		DatabaseURL: r.String("MITHUB_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable"),
+		AutoMigrate: r.Bool("MITHUB_AUTO_MIGRATE", true),
+		RedisURL:    r.String("MITHUB_REDIS_URL", "redis://127.0.0.1:6379/0"),
+		Concurrency: r.Int("MITHUB_WORKER_CONCURRENCY", 10, 1, 10_000),
+		Queues: map[string]int{
+			jobs.QueuePR:      6,
+			jobs.QueueMemory:  3,
+			jobs.QueueDefault: 1,
+		},
+		HTTPAddr:        r.String("MITHUB_WORKER_HTTP_ADDR", "127.0.0.1:8091"),
+		ShutdownTimeout: r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 30*time.Second),
+	}
+	if _, err := asynq.ParseRedisURI(c.RedisURL); err != nil {
+		r.Fail("MITHUB_REDIS_URL", "%s", urlProblem(err))
+	}
+	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
+		r.Fail("MITHUB_WORKER_HTTP_ADDR", "%q is not host:port", c.HTTPAddr)
+	}
+	lvl, err := logging.ParseLevel(r.String("MITHUB_LOG_LEVEL", "info"))
+	if err != nil {
+		r.Fail("MITHUB_LOG_LEVEL", "%v", err)
+	}
+	c.LogLevel = lvl
+	return c, r.Err()
+}
+
+// urlProblem describes a URL parse error without quoting the URL,
+// which may carry a password.
+func urlProblem(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,159 @@
+// Package config reads realtime-worker's settings from the environment.
+package config
+
+import (
+	"errors"
+	"log/slog"
+	"net"
+	"net/url"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mithub/mithub/pkg/envconf"
+	"github.com/mithub/mithub/pkg/logging"
+)
+
+// Environments.
+const (
+	EnvDev  = "dev"
+	EnvProd = "prod"
+)
+
+// Dev credentials, used only when MITHUB_ENV=dev: agent-api's bootstrap
+// key and livekit-server --dev's key pair.
+const (
+	DevAPIKey           = "dev-key"
+	DevLiveKitAPIKey    = "devkey"
+	DevLiveKitAPISecret = "secret"
+)
+
+// DefaultWakeWords are matched when MITHUB_WAKE_WORDS is unset.
+var DefaultWakeWords = []string{"hey mithub", "헤이 밋허브", "밋허브야"}
+
+// Config is realtime-worker's configuration. Each field names its variable
+// and default.
+type Config struct {
+	// Env is MITHUB_ENV, dev or prod (default prod). Dev supplies the dev
+	// credentials below; prod requires every credential to be set.
+	Env string
+	// DatabaseURL is MITHUB_DATABASE_URL
+	// (default postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable).
+	DatabaseURL string
+	// AutoMigrate is MITHUB_AUTO_MIGRATE (default false): agent-api owns
+	// the migrations.
+	AutoMigrate bool
+	// RedisURL is MITHUB_REDIS_URL (default redis://127.0.0.1:6379/0).
+	RedisURL string
+	// APIURL is MITHUB_API_URL, where agent-api is reached
+	// (default http://127.0.0.1:8080).
+	APIURL string
+	// APIKey is MITHUB_API_KEY, the key sent to agent-api (default dev-key
+	// in dev; required in prod).
+	APIKey string
+	// LiveKitURL is MITHUB_LIVEKIT_URL (default ws://127.0.0.1:7880).
+	LiveKitURL string
+	// LiveKitAPIKey is MITHUB_LIVEKIT_API_KEY (default devkey in dev;
+	// required in prod).
+	LiveKitAPIKey string
+	// LiveKitAPISecret is MITHUB_LIVEKIT_API_SECRET (default secret in dev;
+	// required in prod).
+	LiveKitAPISecret string
+	// WakeWords is MITHUB_WAKE_WORDS, a comma-separated list
+	// (default "hey mithub,헤이 밋허브,밋허브야").
+	WakeWords []string
+	// HTTPAddr is MITHUB_WORKER_HTTP_ADDR, where /healthz and /readyz are
+	// served (default :8090).
+	HTTPAddr string
+	// LogLevel is MITHUB_LOG_LEVEL: debug, info, warn or error (default info).
+	LogLevel slog.Level
+	// ShutdownTimeout is MITHUB_SHUTDOWN_TIMEOUT (default 15s): how long
+	// in-flight work may take after a stop signal.
+	ShutdownTimeout time.Duration
+}
+
+// Load reads the configuration from the environment and validates it.
+func Load() (Config, error) { return load(envconf.New()) }
+
+// FromMap reads the configuration from m; tests use it.
+func FromMap(m map[string]string) (Config, error) { return load(envconf.FromMap(m)) }
+
+func load(r *envconf.Reader) (Config, error) {
+	env := r.OneOf("MITHUB_ENV", EnvProd, EnvDev, EnvProd)
+	dev := func(v string) string {
+		if env == EnvDev {
+			return v
+		}
+		return ""
+	}
+	c := Config{
+		Env:              env,
+		DatabaseURL:      r.String("MITHUB_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable"),
+		AutoMigrate:      r.Bool("MITHUB_AUTO_MIGRATE", false),
+		RedisURL:         r.String("MITHUB_REDIS_URL", "redis://127.0.0.1:6379/0"),
+		APIURL:           r.String("MITHUB_API_URL", "http://127.0.0.1:8080"),
+		APIKey:           r.String("MITHUB_API_KEY", dev(DevAPIKey)),
+		LiveKitURL:       r.String("MITHUB_LIVEKIT_URL", "ws://127.0.0.1:7880"),
+		LiveKitAPIKey:    r.String("MITHUB_LIVEKIT_API_KEY", dev(DevLiveKitAPIKey)),
+		LiveKitAPISecret: r.String("MITHUB_LIVEKIT_API_SECRET", dev(DevLiveKitAPISecret)),
+		WakeWords:        r.List("MITHUB_WAKE_WORDS", DefaultWakeWords),
+		HTTPAddr:         r.String("MITHUB_WORKER_HTTP_ADDR", ":8090"),
+		ShutdownTimeout:  r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 15*time.Second),
+	}
+	for _, v := range []struct{ name, value string }{
+		{"MITHUB_API_KEY", c.APIKey},
+		{"MITHUB_LIVEKIT_API_KEY", c.LiveKitAPIKey},
+		{"MITHUB_LIVEKIT_API_SECRET", c.LiveKitAPISecret},
+	} {
+		if v.value == "" {
+			r.Fail(v.name, "required when MITHUB_ENV=%s", env)
+		}
+	}
+	if len(c.WakeWords) == 0 {
+		r.Fail("MITHUB_WAKE_WORDS", "needs at least one wake word")
+	}
+	if _, err := redis.ParseURL(c.RedisURL); err != nil {
+		r.Fail("MITHUB_REDIS_URL", "%s", urlProblem(err))
+	}
+	checkURL(r, "MITHUB_API_URL", c.APIURL, "http", "https")
+	checkURL(r, "MITHUB_LIVEKIT_URL", c.LiveKitURL, "ws", "wss", "http", "https")
+	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
+		r.Fail("MITHUB_WORKER_HTTP_ADDR", "%q is not host:port", c.HTTPAddr)
+	}
+	lvl, err := logging.ParseLevel(r.String("MITHUB_LOG_LEVEL", "info"))
+	if err != nil {
+		r.Fail("MITHUB_LOG_LEVEL", "%v", err)
+	}
+	c.LogLevel = lvl
+	return c, r.Err()
+}
+
+// checkURL records an error unless raw is an absolute URL with a host and
+// one of schemes.
+func checkURL(r *envconf.Reader, name, raw string, schemes ...string) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		r.Fail(name, "%s", urlProblem(err))
+		return
+	}
+	if u.Host == "" {
+		r.Fail(name, "needs a host, as in %s://host:port", schemes[0])
+		return
+	}
+	for _, s := range schemes {
+		if u.Scheme == s {
+			return
+		}
+	}
+	r.Fail(name, "scheme %q is not one of %v", u.Scheme, schemes)
+}
+
+// urlProblem describes a URL parse error without quoting the URL, which
+// may carry a password.
+func urlProblem(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,121 @@
+package config_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mithub/mithub/services/realtime-worker/internal/config"
+)
+
+func TestDevDefaults(t *testing.T) {
+	c, err := config.FromMap(map[string]string{"MITHUB_ENV": "dev"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Config{
+		Env:              config.EnvDev,
+		DatabaseURL:      "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable",
+		RedisURL:         "redis://127.0.0.1:6379/0",
+		APIURL:           "http://127.0.0.1:8080",
+		APIKey:           "dev-key",
+		LiveKitURL:       "ws://127.0.0.1:7880",
+		LiveKitAPIKey:    "devkey",
+		LiveKitAPISecret: "secret",
+		WakeWords:        []string{"hey mithub", "헤이 밋허브", "밋허브야"},
+		HTTPAddr:         ":8090",
+		ShutdownTimeout:  15 * time.Second,
+	}
+	if !reflect.DeepEqual(c, want) {
+		t.Errorf("defaults:\n got %+v\nwant %+v", c, want)
+	}
+}
+
+func TestProdIsTheDefaultAndNeedsCredentials(t *testing.T) {
+	_, err := config.FromMap(nil)
+	if err == nil {
+		t.Fatal("prod without credentials loaded")
+	}
+	for _, name := range []string{"MITHUB_API_KEY", "MITHUB_LIVEKIT_API_KEY", "MITHUB_LIVEKIT_API_SECRET"} {
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("error %q does not name %s", err, name)
+		}
+	}
+}
+
+func TestProdWithCredentials(t *testing.T) {
+	c, err := config.FromMap(map[string]string{
+		"MITHUB_API_KEY":            "k1",
+		"MITHUB_LIVEKIT_API_KEY":    "lk",
+		"MITHUB_LIVEKIT_API_SECRET": "lks",
+		"MITHUB_WAKE_WORDS":         " hey bot , ok bot ,",
+		"MITHUB_LIVEKIT_URL":        "wss://lk.example.com",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Env != config.EnvProd || c.APIKey != "k1" || c.LiveKitAPIKey != "lk" || c.LiveKitAPISecret != "lks" ||
+		!reflect.DeepEqual(c.WakeWords, []string{"hey bot", "ok bot"}) || c.LiveKitURL != "wss://lk.example.com" {
+		t.Errorf("config = %+v", c)
+	}
+}
+
+func TestProdMissingOneCredential(t *testing.T) {
+	tests := []struct {
+		give map[string]string
+		want string
+	}{
+		{map[string]string{"MITHUB_LIVEKIT_API_KEY": "lk", "MITHUB_LIVEKIT_API_SECRET": "s"}, "MITHUB_API_KEY"},
+		{map[string]string{"MITHUB_API_KEY": "k", "MITHUB_LIVEKIT_API_SECRET": "s"}, "MITHUB_LIVEKIT_API_KEY"},
+		{map[string]string{"MITHUB_API_KEY": "k", "MITHUB_LIVEKIT_API_KEY": "lk"}, "MITHUB_LIVEKIT_API_SECRET"},
+		{map[string]string{"MITHUB_API_KEY": "k", "MITHUB_LIVEKIT_API_KEY": "lk", "MITHUB_LIVEKIT_API_SECRET": " "}, "MITHUB_LIVEKIT_API_SECRET"},
+	}
+	for _, tt := range tests {
+		_, err := config.FromMap(tt.give)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("FromMap(%v) error %v, want it to name %s", tt.give, err, tt.want)
+		}
+	}
+}
+
+// devWith is a dev configuration with one variable set.
+func devWith(name, value string) map[string]string {
+	return map[string]string{"MITHUB_ENV": "dev", name: value}
+}
+
+func TestBadValuesNameTheVariable(t *testing.T) {
+	tests := []struct {
+		name string
+		give string
+	}{
+		{"MITHUB_ENV", "staging"},
+		{"MITHUB_AUTO_MIGRATE", "sometimes"},
+		{"MITHUB_REDIS_URL", "http://127.0.0.1:6379"},
+		{"MITHUB_REDIS_URL", "redis://127.0.0.1:6379/zero"},
+		{"MITHUB_API_URL", "127.0.0.1:8080"},
+		{"MITHUB_API_URL", "ftp://127.0.0.1"},
+		{"MITHUB_LIVEKIT_URL", "tcp://127.0.0.1:7880"},
+		{"MITHUB_LIVEKIT_URL", "ws://[::1"},
+		{"MITHUB_WAKE_WORDS", " , ,"},
+		{"MITHUB_WORKER_HTTP_ADDR", "8090"},
+		{"MITHUB_SHUTDOWN_TIMEOUT", "soon"},
+		{"MITHUB_LOG_LEVEL", "loud"},
+	}
+	for _, tt := range tests {
+		_, err := config.FromMap(devWith(tt.name, tt.give))
+		if err == nil || !strings.Contains(err.Error(), tt.name) {
+			t.Errorf("%s=%q: error %v, want it to name %s", tt.name, tt.give, err, tt.name)
+		}
+	}
+}
+
+func TestRedisURLErrorHidesPassword(t *testing.T) {
+	_, err := config.FromMap(devWith("MITHUB_REDIS_URL", "redis://:hunter2@127.0.0.1:port/0"))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("error %q reveals the password", err)
+	}
+}
