@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
@@ -32,9 +33,14 @@ type Observer struct {
 type Cache struct {
 	store  Store
 	cfg    meetingctx.Config
-	lru    *expirable.LRU[string, *meetingctx.Manager]
 	flight singleflight.Group
 	obs    Observer
+
+	// mu makes "look up and restart the idle timer" and "insert a rebuilt
+	// context unless one is there" atomic, so a context that was evicted
+	// while a request held it is never put back over its replacement.
+	mu  sync.Mutex
+	lru *expirable.LRU[string, *meetingctx.Manager]
 }
 
 // rebuildTimeout bounds one rebuild from the store.
@@ -61,23 +67,19 @@ func (c *Cache) Len() int { return c.lru.Len() }
 // Get returns the meeting's context, rebuilding it from the store on a miss.
 // Another tenant's meeting is store.ErrNotFound.
 func (c *Cache) Get(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error) {
-	if m, ok := c.lru.Get(meetingID); ok {
+	if m, ok := c.touch(meetingID); ok {
 		if m.TenantID() != tenantID {
 			return nil, store.ErrNotFound
 		}
 		if c.obs.Hit != nil {
 			c.obs.Hit()
 		}
-		c.lru.Add(meetingID, m) // restart the idle timer
 		return m, nil
 	}
 	if c.obs.Miss != nil {
 		c.obs.Miss()
 	}
 	v, err, _ := c.flight.Do(tenantID+"/"+meetingID, func() (any, error) {
-		if m, ok := c.lru.Peek(meetingID); ok && m.TenantID() == tenantID {
-			return m, nil
-		}
 		// Callers share this load: one caller's cancellation must not fail
 		// the others.
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rebuildTimeout)
@@ -90,13 +92,39 @@ func (c *Cache) Get(ctx context.Context, tenantID, meetingID string) (*meetingct
 		if err != nil {
 			return nil, err
 		}
-		c.lru.Add(meetingID, m)
-		return m, nil
+		return c.insert(meetingID, m), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return v.(*meetingctx.Manager), nil
+	m := v.(*meetingctx.Manager)
+	if m.TenantID() != tenantID {
+		return nil, store.ErrNotFound
+	}
+	return m, nil
+}
+
+// touch returns the cached context and restarts its idle timer.
+func (c *Cache) touch(meetingID string) (*meetingctx.Manager, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m, ok := c.lru.Get(meetingID)
+	if ok {
+		c.lru.Add(meetingID, m)
+	}
+	return m, ok
+}
+
+// insert caches m unless a context for the meeting is already there, and
+// returns the cached one.
+func (c *Cache) insert(meetingID string, m *meetingctx.Manager) *meetingctx.Manager {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cur, ok := c.lru.Get(meetingID); ok {
+		return cur
+	}
+	c.lru.Add(meetingID, m)
+	return m
 }
 
 // Sync loads every stored transcript past the context's cursor and applies
