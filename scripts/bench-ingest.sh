@@ -14,6 +14,8 @@ export MITHUB_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db?sslmode=disab
 export MITHUB_API_URL="http://$MITHUB_HTTP_ADDR"
 export MITHUB_API_KEY=dev-key
 export MITHUB_LOG_LEVEL=warn
+# The COPY side uses one connection per meeting; give the API the same.
+export MITHUB_DATABASE_MAX_CONNS=20
 
 trap stop_api EXIT
 mkdir -p tmp

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -91,6 +92,13 @@ func TestIngestIsIdempotent(t *testing.T) {
 	}
 	if len(res.Inserted) != 1 || res.Inserted[0].Seq != 2 || res.Duplicates != 3 {
 		t.Fatalf("second ingest: %+v", res)
+	}
+	stored, err := s.ListTranscripts(ctx, tn.ID, m.ID, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(stored, res.Inserted) {
+		t.Fatalf("ingest reported %+v, database holds %+v", res.Inserted, stored)
 	}
 	got, err := s.GetMeeting(ctx, tn.ID, m.ID)
 	if err != nil {

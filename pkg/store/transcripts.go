@@ -117,7 +117,7 @@ WITH ins AS (
 	WHERE m.id = $2 AND m.tenant_id = $1
 	  AND NOT EXISTS (SELECT 1 FROM transcripts t WHERE t.meeting_id = $2 AND t.segment_id = u.segment_id)
 	ORDER BY u.ord
-	RETURNING ` + transcriptColumns + `
+	RETURNING id, seq, segment_id, tokens, created_at
 ), upd AS (
 	UPDATE meetings
 	SET next_seq = next_seq + (SELECT count(*) FROM ins),
@@ -125,7 +125,7 @@ WITH ins AS (
 	WHERE id = $2 AND tenant_id = $1
 	RETURNING next_seq
 )
-SELECT ins.*, upd.next_seq AS next_seq_after FROM ins, upd ORDER BY ins.seq`
+SELECT ins.id, ins.seq, ins.segment_id, ins.created_at, upd.next_seq FROM ins, upd ORDER BY ins.seq`
 
 // Ingest stores the final utterances of one meeting. Segments already
 // stored are skipped (idempotent on segment_id); new ones get consecutive
@@ -138,7 +138,7 @@ func (s *Store) Ingest(ctx context.Context, tenantID, meetingID string, us []Utt
 		}
 	}
 	var (
-		seen    = make(map[string]struct{}, len(us))
+		seen    = make(map[string]int, len(us)) // segment id → index in us
 		res     IngestResult
 		segIDs  = make([]string, 0, len(us))
 		spkIDs  = make([]string, 0, len(us))
@@ -150,12 +150,12 @@ func (s *Store) Ingest(ctx context.Context, tenantID, meetingID string, us []Utt
 		tokens  = make([]int32, 0, len(us))
 		sources = make([]string, 0, len(us))
 	)
-	for _, u := range us {
+	for i, u := range us {
 		if _, dup := seen[u.SegmentID]; dup {
 			res.Duplicates++
 			continue
 		}
-		seen[u.SegmentID] = struct{}{}
+		seen[u.SegmentID] = i
 		segIDs = append(segIDs, u.SegmentID)
 		spkIDs = append(spkIDs, u.SpeakerID)
 		spkNms = append(spkNms, u.SpeakerName)
@@ -176,13 +176,16 @@ func (s *Store) Ingest(ctx context.Context, tenantID, meetingID string, us []Utt
 		})
 	b.Queue(ingestSQL, tenantID, meetingID, segIDs, spkIDs, spkNms, texts, starts, ends, confs, tokens, sources).
 		Query(func(rows pgx.Rows) error {
+			// The statement returns only what the database assigned; the
+			// rest comes from the input, which is what was stored.
 			for rows.Next() {
 				var t Transcript
-				if err := rows.Scan(&t.ID, &t.MeetingID, &t.Seq, &t.SegmentID, &t.SpeakerID, &t.SpeakerName,
-					&t.Text, &t.StartMS, &t.EndMS, &t.Confidence, &t.Tokens, &t.Source, &t.CreatedAt,
-					&res.NextSeq); err != nil {
+				if err := rows.Scan(&t.ID, &t.Seq, &t.SegmentID, &t.CreatedAt, &res.NextSeq); err != nil {
 					return err
 				}
+				u := us[seen[t.SegmentID]]
+				t.MeetingID, t.SpeakerID, t.SpeakerName, t.Text = meetingID, u.SpeakerID, u.SpeakerName, u.Text
+				t.StartMS, t.EndMS, t.Confidence, t.Tokens, t.Source = u.StartMS, u.EndMS, u.Confidence, u.Tokens, u.Source
 				res.Inserted = append(res.Inserted, t)
 			}
 			return rows.Err()
