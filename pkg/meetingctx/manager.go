@@ -10,34 +10,6 @@ import (
 // has not been applied yet.
 var ErrGap = errors.New("gap in transcript sequence")
 
-// Config bounds the context. Zero values take the defaults.
-type Config struct {
-	// L0MaxTurns caps the L0 window (default 25).
-	L0MaxTurns int
-	// L0MaxTokens caps the L0 window's tokens (default 3000). The newest
-	// turn is always kept, even when it alone is larger.
-	L0MaxTokens int
-}
-
-// Defaults of Config.
-const (
-	DefaultL0MaxTurns  = 25
-	DefaultL0MaxTokens = 3000
-)
-
-// L0MaxTurnsOrDefault is the effective L0 turn cap.
-func (c Config) L0MaxTurnsOrDefault() int { return c.withDefaults().L0MaxTurns }
-
-func (c Config) withDefaults() Config {
-	if c.L0MaxTurns <= 0 {
-		c.L0MaxTurns = DefaultL0MaxTurns
-	}
-	if c.L0MaxTokens <= 0 {
-		c.L0MaxTokens = DefaultL0MaxTokens
-	}
-	return c
-}
-
 // Turn is one final utterance as the context sees it.
 type Turn struct {
 	Seq         int     `json:"seq"`
@@ -51,37 +23,80 @@ type Turn struct {
 	Tokens      int     `json:"tokens"`
 }
 
-// Manager is the live context of one meeting. It is safe for concurrent
-// use.
+// Manager is the live context of one meeting: L0 (recent turns), L1
+// (topics), the topic buffer of turns not yet in L1, and speaker
+// statistics. It is safe for concurrent use. With an Engine it segments
+// the buffer into topics in the background, one chunk at a time, in order.
 type Manager struct {
 	meetingID string
 	tenantID  string
 	cfg       Config
+	eng       *Engine // nil: L0 and speakers only
 
 	mu          sync.Mutex
 	cursor      int    // highest applied seq; -1 before the first turn
 	l0          []Turn // oldest first
 	l0Tokens    int
 	totalTokens int64
+	pending     []Turn // turns after l1Cursor, in seq order
+	pendTokens  int
+	l1Cursor    int    // highest seq covered by a topic; -1 before the first
+	l1Tail      []Turn // the last turns covered by topics (up to tailTurns)
+	topics      []Topic
+	lex         []termVector // lexical index, one entry per topic
+	speakers    speakerSet
+	running     bool          // the L1 runner is active
+	flush       bool          // process the partial last chunk too
+	dirty       bool          // topics changed since the last successful save
+	changed     chan struct{} // closed and replaced when L1 work settles
+	retired     bool          // evicted: the runner stops after its chunk
 }
 
-// New returns an empty context for a meeting.
-func New(tenantID, meetingID string, cfg Config) *Manager {
-	return &Manager{meetingID: meetingID, tenantID: tenantID, cfg: cfg.withDefaults(), cursor: -1}
-}
-
-// Restore returns a context rebuilt from stored state: the tail of the
-// transcript (in seq order, ending at the meeting's last seq) and the
-// meeting's token total.
-func Restore(tenantID, meetingID string, cfg Config, tail []Turn, totalTokens int64) (*Manager, error) {
-	m := New(tenantID, meetingID, cfg)
-	if len(tail) > 0 {
-		m.cursor = tail[0].Seq - 1
+// New returns an empty context for a meeting. eng may be nil.
+func New(tenantID, meetingID string, cfg Config, eng *Engine) *Manager {
+	return &Manager{
+		meetingID: meetingID, tenantID: tenantID, cfg: cfg.WithDefaults(), eng: eng,
+		cursor: -1, l1Cursor: -1, changed: make(chan struct{}),
 	}
-	if _, err := m.Apply(tail); err != nil {
+}
+
+// State is stored state a context is rebuilt from, with no LLM calls.
+type State struct {
+	// Turns are the meeting's stored transcripts from seq 0, in order.
+	Turns []Turn
+	// Topics are the persisted L1 topics, in seq order, covering turns
+	// 0..N contiguously.
+	Topics []Topic
+}
+
+// Restore rebuilds a context from stored state. Turns past the last
+// topic become the topic buffer; if a chunk is due, the engine picks it up.
+func Restore(tenantID, meetingID string, cfg Config, eng *Engine, st State) (*Manager, error) {
+	m := New(tenantID, meetingID, cfg, eng)
+	end := -1
+	for _, t := range st.Topics {
+		end = max(end, t.EndSeq)
+	}
+	if end >= len(st.Turns) {
+		// Topics past the stored transcript cannot be trusted.
+		st.Topics, end = nil, -1
+	}
+	for i, t := range st.Turns {
+		if t.Seq != i {
+			return nil, fmt.Errorf("restore meeting %s: turn %d has seq %d", meetingID, i, t.Seq)
+		}
+	}
+	m.topics = append([]Topic(nil), st.Topics...)
+	m.l1Cursor = end
+	m.l1Tail = append([]Turn(nil), st.Turns[max(0, end+1-tailTurns):end+1]...)
+	m.lex = make([]termVector, len(m.topics))
+	for i, t := range m.topics {
+		m.lex[i] = indexTurns(st.Turns[t.StartSeq : t.EndSeq+1])
+	}
+	if _, err := m.apply(st.Turns, false); err != nil {
 		return nil, fmt.Errorf("restore meeting %s: %w", meetingID, err)
 	}
-	m.totalTokens = totalTokens
+	m.kickLocked()
 	return m, nil
 }
 
@@ -104,6 +119,14 @@ func (m *Manager) Cursor() int {
 func (m *Manager) Apply(turns []Turn) (int, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	n, err := m.apply(turns, true)
+	if n > 0 {
+		m.kickLocked()
+	}
+	return n, err
+}
+
+func (m *Manager) apply(turns []Turn, live bool) (int, error) {
 	applied := 0
 	for _, t := range turns {
 		switch {
@@ -115,6 +138,11 @@ func (m *Manager) Apply(turns []Turn) (int, error) {
 		m.pushL0(t)
 		m.cursor = t.Seq
 		m.totalTokens += int64(t.Tokens)
+		m.speakers.add(t)
+		if t.Seq > m.l1Cursor && m.eng != nil {
+			m.pending = append(m.pending, t)
+			m.pendTokens += t.Tokens
+		}
 		applied++
 	}
 	return applied, nil
@@ -136,12 +164,19 @@ func (m *Manager) pushL0(t Turn) {
 
 // Snapshot is a consistent copy of the context.
 type Snapshot struct {
-	MeetingID   string `json:"meeting_id"`
-	Cursor      int    `json:"cursor"`
-	L0          []Turn `json:"l0"`
-	L0Tokens    int    `json:"l0_tokens"`
-	Turns       int    `json:"turns"`
-	TotalTokens int64  `json:"total_tokens"`
+	MeetingID   string    `json:"meeting_id"`
+	Cursor      int       `json:"cursor"`
+	L0          []Turn    `json:"l0"`
+	L0Tokens    int       `json:"l0_tokens"`
+	Turns       int       `json:"turns"`
+	TotalTokens int64     `json:"total_tokens"`
+	L1Cursor    int       `json:"l1_cursor"`
+	Topics      []Topic   `json:"topics"`
+	Pending     []Turn    `json:"pending"`
+	PendTokens  int       `json:"pending_tokens"`
+	Speakers    []Speaker `json:"speakers"`
+	// L1Busy: a chunk is being segmented or is due.
+	L1Busy bool `json:"l1_busy"`
 }
 
 // Snapshot copies the current state.
@@ -155,5 +190,21 @@ func (m *Manager) Snapshot() Snapshot {
 		L0Tokens:    m.l0Tokens,
 		Turns:       m.cursor + 1,
 		TotalTokens: m.totalTokens,
+		L1Cursor:    m.l1Cursor,
+		Topics:      copyTopics(m.topics),
+		Pending:     append([]Turn(nil), m.pending...),
+		PendTokens:  m.pendTokens,
+		Speakers:    m.speakers.list(m.cursor),
+		L1Busy:      m.running || m.chunkDueLocked(),
 	}
+}
+
+func copyTopics(ts []Topic) []Topic {
+	out := make([]Topic, len(ts))
+	for i, t := range ts {
+		out[i] = t
+		out[i].Keywords = append([]string(nil), t.Keywords...)
+		out[i].MergedFrom = append([]string(nil), t.MergedFrom...)
+	}
+	return out
 }

@@ -22,7 +22,7 @@ func turns(from, n int, rng *rand.Rand) []meetingctx.Turn {
 func TestApplyKeepsL0WithinBounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	cfg := meetingctx.Config{L0MaxTurns: 25, L0MaxTokens: 3000}
-	m := meetingctx.New("t", "m", cfg)
+	m := meetingctx.New("t", "m", cfg, nil)
 	all := turns(0, 500, rng)
 	for i := 0; i < len(all); i += 7 {
 		if _, err := m.Apply(all[i:min(i+7, len(all))]); err != nil {
@@ -50,7 +50,7 @@ func TestApplyKeepsL0WithinBounds(t *testing.T) {
 
 func TestApplySkipsAppliedAndReportsGaps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	m := meetingctx.New("t", "m", meetingctx.Config{})
+	m := meetingctx.New("t", "m", meetingctx.Config{}, nil)
 	all := turns(0, 10, rng)
 	if n, err := m.Apply(all[:5]); n != 5 || err != nil {
 		t.Fatalf("apply: %d %v", n, err)
@@ -69,7 +69,7 @@ func TestRestoreEqualsIncremental(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, seed))
 		all := turns(0, 1+rng.IntN(300), rng)
 		cfg := meetingctx.Config{L0MaxTurns: 1 + rng.IntN(40), L0MaxTokens: 100 + rng.IntN(4000)}
-		inc := meetingctx.New("t", "m", cfg)
+		inc := meetingctx.New("t", "m", cfg, nil)
 		for i := 0; i < len(all); {
 			n := 1 + rng.IntN(60)
 			if _, err := inc.Apply(all[i:min(i+n, len(all))]); err != nil {
@@ -77,12 +77,7 @@ func TestRestoreEqualsIncremental(t *testing.T) {
 			}
 			i += n
 		}
-		var total int64
-		for _, tr := range all {
-			total += int64(tr.Tokens)
-		}
-		tail := all[max(0, len(all)-cfg.L0MaxTurns):]
-		re, err := meetingctx.Restore("t", "m", cfg, tail, total)
+		re, err := meetingctx.Restore("t", "m", cfg, nil, meetingctx.State{Turns: all})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -22,6 +23,10 @@ type Options struct {
 // Store is the PostgreSQL handle shared by the repositories.
 type Store struct {
 	pool *pgxpool.Pool
+
+	// vecMu guards vec, what EnableVectors learned about the database.
+	vecMu sync.RWMutex
+	vec   vectorConfig
 }
 
 // Open connects to databaseURL and checks the connection. It does not

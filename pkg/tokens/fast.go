@@ -6,12 +6,15 @@ import (
 	"unicode/utf8"
 )
 
-// fastCounter counts cl100k_base tokens with a hand-written pre-tokenizer,
-// the BPE ranks, and a bounded cache of pieces that need merging (Korean
-// words, rare English ones). Counts equal tiktoken's.
+// fastCounter counts tokens with a hand-written pre-tokenizer, the BPE
+// ranks, and a bounded cache of pieces that need merging (Korean words, rare
+// English ones). Counts equal tiktoken's.
 type fastCounter struct {
 	name  string
 	ranks map[string]int
+	// next returns the end of the piece that starts at s[i]: nextCL100K or
+	// nextO200K.
+	next  func(s string, i int) int
 	cache pieceCache
 }
 
@@ -23,20 +26,24 @@ func (c *fastCounter) Count(text string) int {
 		text = string([]rune(text))
 	}
 	n := 0
-	splitCL100K(text, func(piece string) {
-		if _, ok := c.ranks[piece]; ok {
-			n++
-			return
-		}
-		if k, ok := c.cache.get(piece); ok {
-			n += k
-			return
-		}
-		k := bpeCount(c.ranks, piece)
-		c.cache.put(piece, k)
-		n += k
-	})
+	for i := 0; i < len(text); {
+		j := c.next(text, i)
+		n += c.pieceCount(text[i:j])
+		i = j
+	}
 	return n
+}
+
+func (c *fastCounter) pieceCount(piece string) int {
+	if _, ok := c.ranks[piece]; ok {
+		return 1
+	}
+	if k, ok := c.cache.get(piece); ok {
+		return k
+	}
+	k := bpeCount(c.ranks, piece)
+	c.cache.put(piece, k)
+	return k
 }
 
 const (

@@ -5,21 +5,46 @@ import (
 	"unicode/utf8"
 )
 
-// splitCL100K calls yield with each piece of s as cl100k_base's
-// pre-tokenizer regex cuts it:
+// nextCL100K returns the end of the piece that starts at s[i], cutting s
+// as cl100k_base's pre-tokenizer regex does:
 //
 //	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|
 //	 ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
 //
 // It is a hand-written matcher of that regex (leftmost alternative first,
 // \s as unicode.IsSpace, \p{L} and \p{N} as Go's tables), which avoids the
-// backtracking engine. s must be valid UTF-8.
-func splitCL100K(s string, yield func(piece string)) {
-	for i := 0; i < len(s); {
-		j := nextCL100K(s, i)
-		yield(s[i:j])
-		i = j
+// backtracking engine. s must be valid UTF-8 and i < len(s).
+func nextCL100K(s string, i int) int {
+	if n := contraction(s, i); n > 0 {
+		return i + n
 	}
+	r0, w0 := runeAt(s, i)
+	r1, w1 := runeAt(s, i+w0)
+	// [^\r\n\p{L}\p{N}]?\p{L}+
+	if isLetter(r0) {
+		end, _ := span(s, i+w0, isLetter)
+		return end
+	}
+	if !isNewline(r0) && !isNumber(r0) && isLetter(r1) {
+		end, _ := span(s, i+w0+w1, isLetter)
+		return end
+	}
+	// \p{N}{1,3}
+	if isNumber(r0) {
+		return numberRun(s, i)
+	}
+	// ' '?[^\s\p{L}\p{N}]+[\r\n]*
+	if r0 == ' ' && r1 >= 0 && isPunct(r1) {
+		end, _ := span(s, i+w0, isPunct)
+		end, _ = span(s, end, isNewline)
+		return end
+	}
+	if isPunct(r0) {
+		end, _ := span(s, i, isPunct)
+		end, _ = span(s, end, isNewline)
+		return end
+	}
+	return spaceRun(s, i)
 }
 
 func isLetter(r rune) bool {
@@ -96,45 +121,25 @@ func span(s string, i int, f func(rune) bool) (int, int) {
 	return i, n
 }
 
-func nextCL100K(s string, i int) int {
-	if n := contraction(s, i); n > 0 {
-		return i + n
-	}
-	r0, w0 := runeAt(s, i)
-	r1, w1 := runeAt(s, i+w0)
-	// [^\r\n\p{L}\p{N}]?\p{L}+
-	if isLetter(r0) {
-		end, _ := span(s, i+w0, isLetter)
-		return end
-	}
-	if !isNewline(r0) && !isNumber(r0) && isLetter(r1) {
-		end, _ := span(s, i+w0+w1, isLetter)
-		return end
-	}
-	// \p{N}{1,3}
-	if isNumber(r0) {
-		end := i + w0
-		for k := 1; k < 3; k++ {
-			r, w := runeAt(s, end)
-			if !isNumber(r) {
-				break
-			}
-			end += w
+// numberRun returns the end of \p{N}{1,3} at s[i], where s[i] starts a
+// number.
+func numberRun(s string, i int) int {
+	end := i
+	for k := 0; k < 3; k++ {
+		r, w := runeAt(s, end)
+		if !isNumber(r) {
+			break
 		}
-		return end
+		end += w
 	}
-	// ' '?[^\s\p{L}\p{N}]+[\r\n]*
-	if r0 == ' ' && r1 >= 0 && isPunct(r1) {
-		end, _ := span(s, i+w0, isPunct)
-		end, _ = span(s, end, isNewline)
-		return end
-	}
-	if isPunct(r0) {
-		end, _ := span(s, i, isPunct)
-		end, _ = span(s, end, isNewline)
-		return end
-	}
-	// r0 is whitespace. \s*[\r\n]+ ends after the run's last newline.
+	return end
+}
+
+// spaceRun returns the end of the piece the last three alternatives,
+// \s*[\r\n]+|\s+(?!\S)|\s+, cut at s[i], where s[i] is whitespace.
+// Both encodings end their patterns with them.
+func spaceRun(s string, i int) int {
+	// \s*[\r\n]+ ends after the run's last newline.
 	end, n := span(s, i, isSpace)
 	lastNL := -1
 	for k := i; k < end; {

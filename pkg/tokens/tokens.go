@@ -26,10 +26,7 @@ type Counter interface {
 // EncodingForModel picks the BPE table for a model name: o200k_base for the
 // gpt-4o, gpt-4.1, gpt-5 and o-series families, cl100k_base otherwise.
 func EncodingForModel(model string) string {
-	m := strings.ToLower(strings.TrimSpace(model))
-	if i := strings.LastIndexByte(m, '/'); i >= 0 {
-		m = m[i+1:]
-	}
+	m := modelKey(model)
 	for _, p := range []string{"gpt-4o", "gpt-4.1", "gpt-5", "o1", "o3", "o4", "chatgpt-4o"} {
 		if strings.HasPrefix(m, p) {
 			return O200K
@@ -44,9 +41,15 @@ var (
 	encCache   = map[string]Counter{}
 )
 
-// cl100kRanksFile is the key under which the offline loader keeps the
-// cl100k_base table.
-const cl100kRanksFile = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
+// fastEncodings lists the tables with a hand-written pre-tokenizer: the key
+// under which the offline loader keeps the ranks, and the splitter.
+var fastEncodings = map[string]struct {
+	ranksFile string
+	next      func(s string, i int) int
+}{
+	CL100K: {"https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken", nextCL100K},
+	O200K:  {"https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken", nextO200K},
+}
 
 // ForEncoding returns the counter for a BPE table by name. Tables load once
 // per process.
@@ -57,12 +60,12 @@ func ForEncoding(name string) (Counter, error) {
 		return c, nil
 	}
 	var c Counter
-	if name == CL100K {
-		ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(cl100kRanksFile)
+	if fe, ok := fastEncodings[name]; ok {
+		ranks, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(fe.ranksFile)
 		if err != nil {
 			return nil, fmt.Errorf("load encoding %s: %w", name, err)
 		}
-		c = &fastCounter{name: name, ranks: ranks}
+		c = &fastCounter{name: name, ranks: ranks, next: fe.next}
 	} else {
 		ref, err := referenceCounter(name)
 		if err != nil {
@@ -74,8 +77,9 @@ func ForEncoding(name string) (Counter, error) {
 	return c, nil
 }
 
-// referenceCounter counts with tiktoken-go's regex-based encoder. o200k_base
-// uses it; tests compare the fast counter against it.
+// referenceCounter counts with tiktoken-go's regex-based encoder. Tables
+// without a fast pre-tokenizer use it; tests compare the fast counters
+// against it.
 func referenceCounter(name string) (Counter, error) {
 	loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
 	enc, err := tiktoken.GetEncoding(name)

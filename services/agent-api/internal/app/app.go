@@ -18,6 +18,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mithub/mithub/pkg/health"
+	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
@@ -33,11 +34,12 @@ const (
 
 // App is a wired agent-api.
 type App struct {
-	cfg   config.Config
-	log   *slog.Logger
-	store *store.Store
-	redis *redis.Client
-	http  *fiber.App
+	cfg    config.Config
+	log    *slog.Logger
+	store  *store.Store
+	redis  *redis.Client
+	engine *meetingctx.Engine
+	http   *fiber.App
 }
 
 // New connects to PostgreSQL and Redis, migrates, and builds the server.
@@ -99,14 +101,27 @@ func (a *App) init(ctx context.Context) error {
 		a.log.Warn("redis not reachable", "err", err)
 	}
 
-	counter, err := tokens.ForModel(a.cfg.LLMModel)
+	counter, err := tokens.ForModel(a.cfg.LLM.Model)
 	if err != nil {
 		return err
 	}
+	vec, err := a.store.EnableVectors(ctx, a.cfg.Embed.Dim)
+	if err != nil {
+		return err
+	}
+	a.log.Info("topic vectors", "mode", a.store.VectorMode(), "pgvector", vec, "dim", a.cfg.Embed.Dim)
+	prov, err := newProviders(a.cfg, &http.Client{})
+	if err != nil {
+		return err
+	}
+	a.engine = meetingctx.NewEngine(meetingctx.EngineDeps{
+		Segmenter: prov.segmenter, Summarizer: prov.summarizer, Embedder: prov.embedder,
+		Store: contexts.TopicStore{Rows: a.store}, Log: a.log, MaxConcurrentLLM: a.cfg.MaxConcurrentLLM,
+	})
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := httpapi.NewMetrics(reg)
-	cache := contexts.New(a.store, a.cfg.Context, a.cfg.CacheSize, a.cfg.CacheTTL, contexts.Observer{
+	cache := contexts.New(a.store, a.cfg.Context, a.engine, a.cfg.CacheSize, a.cfg.CacheTTL, contexts.Observer{
 		Hit: metrics.CacheHits.Inc, Miss: metrics.CacheMiss.Inc, Evict: metrics.CacheEvict.Inc,
 	})
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
@@ -115,7 +130,7 @@ func (a *App) init(ctx context.Context) error {
 
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Store: a.store, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
-		BodyLimit: a.cfg.BodyLimit,
+		BodyLimit: a.cfg.BodyLimit, L1Wait: a.cfg.Context.WithDefaults().L1Wait,
 		Ready: map[string]health.Check{
 			"postgres": a.store.Ping,
 			"redis":    func(ctx context.Context) error { return a.redis.Ping(ctx).Err() },
@@ -160,6 +175,12 @@ func (a *App) Run(ctx context.Context) error {
 }
 
 func (a *App) close() {
+	if a.engine != nil {
+		// Let L1 runners save their current chunk before the pool closes.
+		if err := a.engine.Close(a.cfg.ShutdownTimeout); err != nil {
+			a.log.Warn("L1 shutdown", "err", err)
+		}
+	}
 	if a.redis != nil {
 		_ = a.redis.Close()
 	}

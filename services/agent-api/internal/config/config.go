@@ -42,12 +42,26 @@ type Config struct {
 	// CacheTTL is MITHUB_CACHE_TTL, idle time before a meeting's context is
 	// dropped from memory (default 1h).
 	CacheTTL time.Duration
-	// Context holds MITHUB_CTX_L0_MAX_TURNS (default 25) and
-	// MITHUB_CTX_L0_MAX_TOKENS (default 3000).
+	// Context holds the MITHUB_CTX_* limits: L0_MAX_TURNS (25),
+	// L0_MAX_TOKENS (3000), CHUNK_TURNS (25), BUFFER_MAX_TURNS (100),
+	// BUFFER_MAX_TOKENS (10000), MAX_TOPICS (30), MERGE_THRESHOLD (0.80),
+	// SEARCH_TOP_K (5), SEARCH_THRESHOLD (0.30), L1_WAIT (1.5s).
 	Context meetingctx.Config
-	// LLMModel is MITHUB_LLM_MODEL (default empty: the local provider); it picks the BPE
-	// table used to count tokens (cl100k_base unless a gpt-4o/4.1/5 family model).
-	LLMModel string
+	// MaxConcurrentLLM is MITHUB_CTX_MAX_CONCURRENT_LLM (default 8): provider
+	// calls in flight across all meetings.
+	MaxConcurrentLLM int
+	// LLM is the chat provider: MITHUB_LLM_PROVIDER (local|openai, default
+	// local), MITHUB_LLM_BASE_URL, MITHUB_LLM_API_KEY, MITHUB_LLM_MODEL
+	// (default empty; it also picks the BPE table for token counts:
+	// o200k_base for gpt-4o/4.1/5 families, else cl100k_base),
+	// MITHUB_LLM_CONTEXT_WINDOW (default 0: from the model table),
+	// MITHUB_LLM_TIMEOUT (default 60s).
+	LLM LLMConfig
+	// Embed is the embedding provider: MITHUB_EMBED_PROVIDER (local|openai,
+	// default local), MITHUB_EMBED_BASE_URL (default the LLM base URL),
+	// MITHUB_EMBED_MODEL, MITHUB_EMBED_DIM (default 256 local, 1024
+	// openai).
+	Embed EmbedConfig
 	// LogLevel is MITHUB_LOG_LEVEL: debug, info, warn or error (default info).
 	LogLevel slog.Level
 	// PprofAddr is MITHUB_PPROF_ADDR (default empty: off); when set, Go's
@@ -56,6 +70,31 @@ type Config struct {
 	// ShutdownTimeout is MITHUB_SHUTDOWN_TIMEOUT (default 15s): how long
 	// in-flight requests may take after a stop signal.
 	ShutdownTimeout time.Duration
+}
+
+// Providers.
+const (
+	ProviderLocal  = "local"
+	ProviderOpenAI = "openai"
+)
+
+// LLMConfig selects and configures the chat provider.
+type LLMConfig struct {
+	Provider      string
+	BaseURL       string
+	APIKey        string
+	Model         string
+	ContextWindow int
+	Timeout       time.Duration
+}
+
+// EmbedConfig selects and configures the embedding provider.
+type EmbedConfig struct {
+	Provider string
+	BaseURL  string
+	APIKey   string
+	Model    string
+	Dim      int
 }
 
 // Load reads the configuration from the environment and validates it.
@@ -76,10 +115,26 @@ func load(r *envconf.Reader) (Config, error) {
 		CacheSize:        r.Int("MITHUB_CACHE_SIZE", 1000, 1, 10_000_000),
 		CacheTTL:         r.Duration("MITHUB_CACHE_TTL", time.Hour),
 		Context: meetingctx.Config{
-			L0MaxTurns:  r.Int("MITHUB_CTX_L0_MAX_TURNS", meetingctx.DefaultL0MaxTurns, 1, 10_000),
-			L0MaxTokens: r.Int("MITHUB_CTX_L0_MAX_TOKENS", meetingctx.DefaultL0MaxTokens, 1, 10_000_000),
+			L0MaxTurns:      r.Int("MITHUB_CTX_L0_MAX_TURNS", meetingctx.DefaultL0MaxTurns, 1, 10_000),
+			L0MaxTokens:     r.Int("MITHUB_CTX_L0_MAX_TOKENS", meetingctx.DefaultL0MaxTokens, 1, 10_000_000),
+			ChunkTurns:      r.Int("MITHUB_CTX_CHUNK_TURNS", meetingctx.DefaultChunkTurns, 1, 1000),
+			BufferMaxTurns:  r.Int("MITHUB_CTX_BUFFER_MAX_TURNS", meetingctx.DefaultBufferMaxTurns, 1, 100_000),
+			BufferMaxTokens: r.Int("MITHUB_CTX_BUFFER_MAX_TOKENS", meetingctx.DefaultBufferMaxTokens, 100, 10_000_000),
+			MaxTopics:       r.Int("MITHUB_CTX_MAX_TOPICS", meetingctx.DefaultMaxTopics, 2, 100_000),
+			MergeThreshold:  r.Float("MITHUB_CTX_MERGE_THRESHOLD", meetingctx.DefaultMergeThreshold, 0.01, 1),
+			SearchTopK:      r.Int("MITHUB_CTX_SEARCH_TOP_K", meetingctx.DefaultSearchTopK, 1, 50),
+			SearchThreshold: r.Float("MITHUB_CTX_SEARCH_THRESHOLD", meetingctx.DefaultSearchThreshold, 0.01, 1),
+			L1Wait:          r.Duration("MITHUB_CTX_L1_WAIT", meetingctx.DefaultL1Wait),
 		},
-		LLMModel:        r.String("MITHUB_LLM_MODEL", ""),
+		MaxConcurrentLLM: r.Int("MITHUB_CTX_MAX_CONCURRENT_LLM", 8, 1, 1024),
+		LLM: LLMConfig{
+			Provider:      r.OneOf("MITHUB_LLM_PROVIDER", ProviderLocal, ProviderLocal, ProviderOpenAI),
+			BaseURL:       r.String("MITHUB_LLM_BASE_URL", ""),
+			APIKey:        r.String("MITHUB_LLM_API_KEY", ""),
+			Model:         r.String("MITHUB_LLM_MODEL", ""),
+			ContextWindow: r.Int("MITHUB_LLM_CONTEXT_WINDOW", 0, 0, 100_000_000),
+			Timeout:       r.Duration("MITHUB_LLM_TIMEOUT", 60*time.Second),
+		},
 		ShutdownTimeout: r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 15*time.Second),
 		PprofAddr:       r.String("MITHUB_PPROF_ADDR", ""),
 	}
@@ -88,5 +143,32 @@ func load(r *envconf.Reader) (Config, error) {
 		r.Fail("MITHUB_LOG_LEVEL", "%v", err)
 	}
 	c.LogLevel = lvl
+	c.Embed = EmbedConfig{
+		Provider: r.OneOf("MITHUB_EMBED_PROVIDER", ProviderLocal, ProviderLocal, ProviderOpenAI),
+		BaseURL:  r.String("MITHUB_EMBED_BASE_URL", c.LLM.BaseURL),
+		APIKey:   r.String("MITHUB_EMBED_API_KEY", c.LLM.APIKey),
+		Model:    r.String("MITHUB_EMBED_MODEL", ""),
+	}
+	defDim := 256
+	if c.Embed.Provider == ProviderOpenAI {
+		defDim = 1024
+	}
+	c.Embed.Dim = r.Int("MITHUB_EMBED_DIM", defDim, 8, 16384)
+	if c.LLM.Provider == ProviderOpenAI {
+		if c.LLM.BaseURL == "" {
+			r.Fail("MITHUB_LLM_BASE_URL", "required when MITHUB_LLM_PROVIDER=openai")
+		}
+		if c.LLM.Model == "" {
+			r.Fail("MITHUB_LLM_MODEL", "required when MITHUB_LLM_PROVIDER=openai")
+		}
+	}
+	if c.Embed.Provider == ProviderOpenAI {
+		if c.Embed.BaseURL == "" {
+			r.Fail("MITHUB_EMBED_BASE_URL", "required when MITHUB_EMBED_PROVIDER=openai (or set MITHUB_LLM_BASE_URL)")
+		}
+		if c.Embed.Model == "" {
+			r.Fail("MITHUB_EMBED_MODEL", "required when MITHUB_EMBED_PROVIDER=openai")
+		}
+	}
 	return c, r.Err()
 }

@@ -20,8 +20,8 @@ import (
 
 // Store is what the cache reads.
 type Store interface {
-	MeetingTail(ctx context.Context, tenantID, meetingID string, n int) (store.Meeting, []store.Transcript, error)
 	ListTranscripts(ctx context.Context, tenantID, meetingID string, afterSeq, limit int) ([]store.Transcript, error)
+	ListTopics(ctx context.Context, tenantID, meetingID string) ([]store.TopicRow, error)
 }
 
 // Observer counts cache events; nil fields are fine.
@@ -33,6 +33,7 @@ type Observer struct {
 type Cache struct {
 	store  Store
 	cfg    meetingctx.Config
+	eng    *meetingctx.Engine
 	flight singleflight.Group
 	obs    Observer
 
@@ -50,10 +51,13 @@ const rebuildTimeout = 10 * time.Second
 const syncPage = 2000
 
 // New returns a cache of at most size meetings, each dropped after ttl
-// without access.
-func New(s Store, cfg meetingctx.Config, size int, ttl time.Duration, obs Observer) *Cache {
-	c := &Cache{store: s, cfg: cfg, obs: obs}
-	c.lru = expirable.NewLRU[string, *meetingctx.Manager](size, func(string, *meetingctx.Manager) {
+// without access. eng runs L1 work; nil keeps contexts to L0 and speakers.
+func New(s Store, cfg meetingctx.Config, eng *meetingctx.Engine, size int, ttl time.Duration, obs Observer) *Cache {
+	c := &Cache{store: s, cfg: cfg, eng: eng, obs: obs}
+	c.lru = expirable.NewLRU[string, *meetingctx.Manager](size, func(_ string, m *meetingctx.Manager) {
+		// An evicted context finishes its current chunk and stops; the
+		// next request rebuilds from Postgres.
+		m.Retire()
 		if obs.Evict != nil {
 			obs.Evict()
 		}
@@ -84,11 +88,11 @@ func (c *Cache) Get(ctx context.Context, tenantID, meetingID string) (*meetingct
 		// the others.
 		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rebuildTimeout)
 		defer cancel()
-		mt, tail, err := c.store.MeetingTail(lctx, tenantID, meetingID, c.cfg.L0MaxTurnsOrDefault())
+		st, err := c.load(lctx, tenantID, meetingID)
 		if err != nil {
 			return nil, err
 		}
-		m, err := meetingctx.Restore(tenantID, meetingID, c.cfg, Turns(tail), mt.Tokens)
+		m, err := meetingctx.Restore(tenantID, meetingID, c.cfg, c.eng, st)
 		if err != nil {
 			return nil, err
 		}
@@ -102,6 +106,27 @@ func (c *Cache) Get(ctx context.Context, tenantID, meetingID string) (*meetingct
 		return nil, store.ErrNotFound
 	}
 	return m, nil
+}
+
+// load reads what a rebuild needs: topics first, then every transcript,
+// so the transcripts read always cover the topics read.
+func (c *Cache) load(ctx context.Context, tenantID, meetingID string) (meetingctx.State, error) {
+	rows, err := c.store.ListTopics(ctx, tenantID, meetingID)
+	if err != nil {
+		return meetingctx.State{}, err
+	}
+	st := meetingctx.State{Topics: Topics(rows)}
+	for after := -1; ; {
+		page, err := c.store.ListTranscripts(ctx, tenantID, meetingID, after, syncPage)
+		if err != nil {
+			return meetingctx.State{}, err
+		}
+		st.Turns = append(st.Turns, Turns(page)...)
+		if len(page) < syncPage {
+			return st, nil
+		}
+		after = page[len(page)-1].Seq
+	}
 }
 
 // touch returns the cached context and restarts its idle timer.

@@ -129,7 +129,7 @@ func TestReplaySurvivesAgentAPIKill(t *testing.T) {
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)
 	}
-	full := meetingctx.New(dev.ID, m.ID, meetingctx.Config{})
+	full := meetingctx.New(dev.ID, m.ID, meetingctx.Config{}, nil)
 	if _, err := full.Apply(contexts.Turns(rows)); err != nil {
 		t.Fatal(err)
 	}

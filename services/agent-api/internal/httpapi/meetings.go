@@ -121,6 +121,12 @@ func (s *Server) endMeeting(c *fiber.Ctx) error {
 	if err != nil {
 		return meetingErr(err)
 	}
+	// Segment the last partial chunk too.
+	if ctxm, err := s.Contexts.Get(c.UserContext(), tenantOf(c).ID, id); err == nil {
+		ctxm.Flush()
+	} else {
+		s.Log.Warn("flush context of ended meeting", "meeting_id", id, "err", err)
+	}
 	return c.JSON(toMeetingJSON(m))
 }
 

@@ -40,6 +40,8 @@ type Deps struct {
 	Ready map[string]health.Check
 	// BodyLimit in bytes; larger bodies get 413.
 	BodyLimit int
+	// L1Wait bounds how long ?wait=true waits for topics.
+	L1Wait time.Duration
 }
 
 // Server holds the handlers' dependencies.
@@ -80,6 +82,7 @@ func New(d Deps) *fiber.App {
 	v1.Post("/meetings/:id/utterances", s.postUtterances)
 	v1.Post("/meetings/:id/sync", s.syncMeeting)
 	v1.Get("/meetings/:id/context", s.getContext)
+	v1.Get("/meetings/:id/topics", s.getTopics)
 
 	app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	return app

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/mithub/mithub/pkg/health"
+	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
@@ -51,12 +52,12 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	}
 	reg := prometheus.NewRegistry()
 	metrics := httpapi.NewMetrics(reg)
-	cache := contexts.New(st, meetingctx.Config{}, o.cacheSize, time.Hour, contexts.Observer{})
+	cache := contexts.New(st, meetingctx.Config{}, newEngine(t, st), o.cacheSize, time.Hour, contexts.Observer{})
 	app := httpapi.New(httpapi.Deps{
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Store: st, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
-		BodyLimit: o.bodyLimit,
-		Ready:     map[string]health.Check{"postgres": st.Ping},
+		BodyLimit: o.bodyLimit, L1Wait: 5 * time.Second,
+		Ready: map[string]health.Check{"postgres": st.Ping},
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache}
 }
@@ -194,6 +195,17 @@ type contextBody struct {
 		Turns  []meetingctx.Turn `json:"turns"`
 		Tokens int               `json:"tokens"`
 	} `json:"l0"`
+	L1 struct {
+		Cursor int                `json:"cursor"`
+		Topics []meetingctx.Topic `json:"topics"`
+		Busy   bool               `json:"busy"`
+		Waited *bool              `json:"waited"`
+	} `json:"l1"`
+	Pending struct {
+		Turns  []meetingctx.Turn `json:"turns"`
+		Tokens int               `json:"tokens"`
+	} `json:"pending"`
+	Speakers []meetingctx.Speaker `json:"speakers"`
 	Counters struct {
 		Utterances int   `json:"utterances"`
 		Tokens     int64 `json:"tokens"`
@@ -203,7 +215,7 @@ type contextBody struct {
 
 func (h *harness) context(key, meetingID string) contextBody {
 	h.t.Helper()
-	r := h.do(http.MethodGet, "/v1/meetings/"+meetingID+"/context", key, nil)
+	r := h.do(http.MethodGet, "/v1/meetings/"+meetingID+"/context?wait=true", key, nil)
 	if r.status != http.StatusOK {
 		h.t.Fatalf("context: %d %s", r.status, r.body)
 	}
@@ -221,11 +233,27 @@ func newHarnessOnStore(t *testing.T, h *harness) *harness {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	cache := contexts.New(h.store, meetingctx.Config{}, 100, time.Hour, contexts.Observer{})
+	cache := contexts.New(h.store, meetingctx.Config{}, newEngine(t, h.store), 100, time.Hour, contexts.Observer{})
 	app := httpapi.New(httpapi.Deps{
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Store: h.store, Contexts: cache, Tokens: counter, Metrics: httpapi.NewMetrics(reg), Registry: reg,
-		BodyLimit: 1 << 20,
+		BodyLimit: 1 << 20, L1Wait: 5 * time.Second,
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: h.store, cache: cache}
+}
+
+// newEngine runs L1 with the local providers, like agent-api's default.
+func newEngine(t testing.TB, st *store.Store) *meetingctx.Engine {
+	t.Helper()
+	if _, err := st.EnableVectors(context.Background(), 64); err != nil {
+		t.Fatal(err)
+	}
+	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
+		Segmenter:  local.NewSegmenter(local.SegmenterConfig{}),
+		Summarizer: local.NewSummarizer(),
+		Embedder:   local.NewEmbedder(64),
+		Store:      contexts.TopicStore{Rows: st},
+	})
+	t.Cleanup(func() { _ = eng.Close(10 * time.Second) })
+	return eng
 }

@@ -1,0 +1,105 @@
+package meetingctx
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// TopicStore persists a meeting's topics. SaveTopics makes the stored
+// list equal to topics; l1Cursor is the highest seq they cover, so a store
+// can refuse to go backwards.
+type TopicStore interface {
+	SaveTopics(ctx context.Context, tenantID, meetingID string, l1Cursor int, topics []Topic) error
+}
+
+// EngineDeps are the engine's collaborators.
+type EngineDeps struct {
+	Segmenter  Segmenter
+	Summarizer Summarizer
+	Embedder   Embedder
+	Store      TopicStore
+	Log        *slog.Logger
+	// MaxConcurrentLLM bounds segmenter, summarizer and embedder calls in
+	// flight across all meetings (default 8).
+	MaxConcurrentLLM int
+	// CallTimeout bounds one such call (default 2m).
+	CallTimeout time.Duration
+}
+
+// Engine runs L1 work for every meeting: one runner goroutine per meeting
+// with work, chunks processed in order, provider calls bounded globally.
+type Engine struct {
+	deps   EngineDeps
+	sem    chan struct{}
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	closed  bool
+	runners sync.WaitGroup
+}
+
+// NewEngine returns an engine; Close stops it.
+func NewEngine(d EngineDeps) *Engine {
+	if d.MaxConcurrentLLM <= 0 {
+		d.MaxConcurrentLLM = 8
+	}
+	if d.CallTimeout <= 0 {
+		d.CallTimeout = 2 * time.Minute
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Engine{deps: d, sem: make(chan struct{}, d.MaxConcurrentLLM), ctx: ctx, cancel: cancel}
+}
+
+// Close stops starting runners, lets running ones finish their current
+// chunk for up to timeout, then cancels what is left. Unprocessed turns
+// stay in Postgres and are segmented after the next start.
+func (e *Engine) Close(timeout time.Duration) error {
+	e.mu.Lock()
+	e.closed = true
+	e.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		e.runners.Wait()
+		close(done)
+	}()
+	defer e.cancel()
+	select {
+	case <-done:
+		return nil
+	case <-time.After(timeout):
+		e.cancel()
+		<-done
+		return errors.New("L1 runners cancelled at shutdown")
+	}
+}
+
+// start registers a runner unless the engine is closed.
+func (e *Engine) start() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return false
+	}
+	e.runners.Add(1)
+	return true
+}
+
+// call runs f holding a slot of the global bound, with a per-call timeout.
+func (e *Engine) call(f func(ctx context.Context) error) error {
+	select {
+	case e.sem <- struct{}{}:
+	case <-e.ctx.Done():
+		return e.ctx.Err()
+	}
+	defer func() { <-e.sem }()
+	ctx, cancel := context.WithTimeout(e.ctx, e.deps.CallTimeout)
+	defer cancel()
+	return f(ctx)
+}

@@ -1,0 +1,88 @@
+// Package textutil normalises Korean and English text into terms for
+// lexical search: lowercased words of letters and digits, English stop
+// words dropped, common Korean particles stripped from Hangul words.
+package textutil
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Terms appends the search terms of s to dst and returns it.
+func Terms(dst []string, s string) []string {
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		if t := normalize(s[start:end]); t != "" {
+			dst = append(dst, t)
+		}
+		start = -1
+	}
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		flush(i)
+	}
+	flush(len(s))
+	return dst
+}
+
+func normalize(w string) string {
+	w = strings.ToLower(w)
+	if isHangulWord(w) {
+		w = StripParticle(w)
+		if utf8.RuneCountInString(w) < 1 || koreanStop[w] {
+			return ""
+		}
+		return w
+	}
+	if len(w) < 2 && !unicode.IsDigit(rune(w[0])) || englishStop[w] {
+		return ""
+	}
+	return w
+}
+
+func isHangulWord(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.Is(unicode.Hangul, r)
+}
+
+// particles are Korean josa and endings stripped from the end of Hangul
+// words, longest first.
+var particles = []string{
+	"에서는", "으로는", "에게서", "이라고", "이라는", "입니다", "습니다", "했어요", "해요",
+	"에서", "으로", "에게", "한테", "까지", "부터", "처럼", "보다", "이랑", "라고", "라는", "하고", "이나", "이고", "이다", "에는", "에도", "와는", "과는", "하는", "해서", "했다", "한다", "합니다",
+	"은", "는", "이", "가", "을", "를", "에", "의", "로", "와", "과", "도", "만", "요", "랑", "나", "다", "고",
+}
+
+// StripParticle removes one trailing particle from a Hangul word when at
+// least one syllable remains.
+func StripParticle(w string) string {
+	n := utf8.RuneCountInString(w)
+	for _, p := range particles {
+		pn := utf8.RuneCountInString(p)
+		if n > pn && strings.HasSuffix(w, p) {
+			return w[:len(w)-len(p)]
+		}
+	}
+	return w
+}
+
+var englishStop = set("a an and are as at be been but by can could did do does doing for from had has have he her here him his how i if in into is it its just me my no not of on or our out over so some such than that the their them then there these they this those to too up us very was we were what when where which while who why will with would you your yeah yes ok okay um uh mm hmm oh well like right gonna got get really know think mean sort kind also one two")
+
+var koreanStop = set("그 저 이 것 수 등 및 더 좀 네 예 음 어 아 그래서 그리고 그런데 그럼 근데 저희 우리 제가 그거 이거 저거 뭐 있 없 하 되 같 거")
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}

@@ -1,0 +1,54 @@
+package app
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/mithub/mithub/pkg/llm/local"
+	"github.com/mithub/mithub/pkg/llm/openai"
+	"github.com/mithub/mithub/pkg/llm/prompted"
+	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/services/agent-api/internal/config"
+)
+
+// providers are the engine's segmenter, summarizer and embedder.
+type providers struct {
+	segmenter  meetingctx.Segmenter
+	summarizer meetingctx.Summarizer
+	embedder   meetingctx.Embedder
+}
+
+// newProviders builds the configured chat and embedding providers: the
+// offline local algorithms, or an OpenAI-compatible server.
+func newProviders(cfg config.Config, hc *http.Client) (providers, error) {
+	var p providers
+	switch cfg.LLM.Provider {
+	case config.ProviderOpenAI:
+		c, err := openai.New(openai.Config{
+			BaseURL: cfg.LLM.BaseURL, APIKey: cfg.LLM.APIKey, Model: cfg.LLM.Model,
+			Timeout: cfg.LLM.Timeout, HTTPClient: hc,
+		})
+		if err != nil {
+			return p, fmt.Errorf("LLM provider: %w", err)
+		}
+		p.segmenter = prompted.NewSegmenter(c, prompted.Config{Model: cfg.LLM.Model})
+		p.summarizer = prompted.NewSummarizer(c, prompted.Config{Model: cfg.LLM.Model})
+	default:
+		p.segmenter = local.NewSegmenter(local.SegmenterConfig{})
+		p.summarizer = local.NewSummarizer()
+	}
+	switch cfg.Embed.Provider {
+	case config.ProviderOpenAI:
+		c, err := openai.New(openai.Config{
+			BaseURL: cfg.Embed.BaseURL, APIKey: cfg.Embed.APIKey, EmbedModel: cfg.Embed.Model,
+			Dimension: cfg.Embed.Dim, Timeout: cfg.LLM.Timeout, HTTPClient: hc,
+		})
+		if err != nil {
+			return p, fmt.Errorf("embedding provider: %w", err)
+		}
+		p.embedder = c
+	default:
+		p.embedder = local.NewEmbedder(cfg.Embed.Dim)
+	}
+	return p, nil
+}

@@ -1,0 +1,74 @@
+package httpapi
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/mithub/mithub/pkg/meetingctx"
+)
+
+const (
+	maxQueryLen = 1000
+	maxK        = 50
+)
+
+// searchParams reads q and k. k defaults to 5 and must be 1..50.
+func searchParams(c *fiber.Ctx) (q string, k int, err error) {
+	q = strings.TrimSpace(c.Query("q"))
+	if !utf8.ValidString(q) {
+		return "", 0, errInvalid("query parameter q is not valid UTF-8")
+	}
+	if len(q) > maxQueryLen {
+		return "", 0, errInvalid("query parameter q is longer than %d bytes", maxQueryLen)
+	}
+	k = meetingctx.DefaultSearchTopK
+	if raw := c.Query("k"); raw != "" {
+		k, err = strconv.Atoi(raw)
+		if err != nil || k < 1 || k > maxK {
+			return "", 0, errInvalid("query parameter k must be an integer from 1 to %d", maxK)
+		}
+	}
+	return q, k, nil
+}
+
+type topicsJSON struct {
+	MeetingID string             `json:"meeting_id"`
+	L1Cursor  int                `json:"l1_cursor"`
+	Pending   int                `json:"pending_turns"`
+	Topics    []meetingctx.Topic `json:"topics"`
+}
+
+type topicSearchJSON struct {
+	MeetingID string                   `json:"meeting_id"`
+	Query     string                   `json:"query"`
+	Results   []meetingctx.ScoredTopic `json:"results"`
+}
+
+// getTopics lists the meeting's topics in order, or with ?q= ranks them
+// by hybrid search.
+func (s *Server) getTopics(c *fiber.Ctx) error {
+	id, err := meetingIDParam(c)
+	if err != nil {
+		return err
+	}
+	q, k, err := searchParams(c)
+	if err != nil {
+		return err
+	}
+	m, err := s.Contexts.Get(c.UserContext(), tenantOf(c).ID, id)
+	if err != nil {
+		return meetingErr(err)
+	}
+	if q == "" {
+		snap := m.Snapshot()
+		return c.JSON(topicsJSON{MeetingID: id, L1Cursor: snap.L1Cursor, Pending: len(snap.Pending), Topics: nonNil(snap.Topics)})
+	}
+	hits, err := m.Search(c.UserContext(), q, k)
+	if err != nil {
+		return err
+	}
+	return c.JSON(topicSearchJSON{MeetingID: id, Query: q, Results: nonNil(hits)})
+}
