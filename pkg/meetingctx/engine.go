@@ -92,14 +92,39 @@ func (e *Engine) start() bool {
 }
 
 // call runs f holding a slot of the global bound, with a per-call timeout.
+// The call ends early when the engine closes.
 func (e *Engine) call(f func(ctx context.Context) error) error {
+	return e.callFrom(e.ctx, f)
+}
+
+// callFrom is call for a caller with its own context (a request).
+func (e *Engine) callFrom(parent context.Context, f func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(parent, e.deps.CallTimeout)
+	defer cancel()
+	stop := context.AfterFunc(e.ctx, cancel)
+	defer stop()
 	select {
 	case e.sem <- struct{}{}:
-	case <-e.ctx.Done():
-		return e.ctx.Err()
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	defer func() { <-e.sem }()
-	ctx, cancel := context.WithTimeout(e.ctx, e.deps.CallTimeout)
-	defer cancel()
 	return f(ctx)
+}
+
+// EmbedQuery embeds one search query within the global bound. It returns
+// nil without error when the engine has no embedder.
+func (e *Engine) EmbedQuery(ctx context.Context, q string) ([]float32, error) {
+	if e == nil || e.deps.Embedder == nil {
+		return nil, nil
+	}
+	var v []float32
+	err := e.callFrom(ctx, func(cctx context.Context) error {
+		vs, err := e.deps.Embedder.Embed(cctx, []string{q})
+		if err == nil && len(vs) == 1 {
+			v = vs[0]
+		}
+		return err
+	})
+	return v, err
 }

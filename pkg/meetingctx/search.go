@@ -28,17 +28,8 @@ func (m *Manager) Search(ctx context.Context, query string, k int) ([]ScoredTopi
 	if k <= 0 {
 		k = m.cfg.SearchTopK
 	}
-	var qvec []float32
-	if m.eng != nil && m.eng.deps.Embedder != nil {
-		// A failed query embedding degrades to lexical search.
-		_ = m.eng.call(func(cctx context.Context) error {
-			vs, err := m.eng.deps.Embedder.Embed(cctx, []string{query})
-			if err == nil && len(vs) == 1 {
-				qvec = vs[0]
-			}
-			return err
-		})
-	}
+	// A failed query embedding degrades to lexical search.
+	qvec, _ := m.eng.EmbedQuery(ctx, query)
 	q := indexTerms(textutil.Terms(nil, query), false)
 
 	m.mu.Lock()
@@ -46,6 +37,18 @@ func (m *Manager) Search(ctx context.Context, query string, k int) ([]ScoredTopi
 	lex := bm25(m.lex, q)
 	m.mu.Unlock()
 	return fuse(topics, qvec, lex, m.cfg.SearchThreshold, k), nil
+}
+
+// RRF fuses ranked lists: an item's score is the sum over lists of
+// 1/(60 + rank), ranks from 1. Keys identify items across lists.
+func RRF(lists ...[]string) map[string]float64 {
+	out := map[string]float64{}
+	for _, l := range lists {
+		for r, k := range l {
+			out[k] += 1.0 / float64(rrfK+r+1)
+		}
+	}
+	return out
 }
 
 // fuse ranks topics by reciprocal-rank fusion of cosine and BM25.

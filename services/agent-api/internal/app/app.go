@@ -131,6 +131,7 @@ func (a *App) init(ctx context.Context) error {
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Store: a.store, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
 		BodyLimit: a.cfg.BodyLimit, L1Wait: a.cfg.Context.WithDefaults().L1Wait,
+		Engine: a.engine, Searcher: a.store, SearchThreshold: a.cfg.Context.WithDefaults().SearchThreshold,
 		Ready: map[string]health.Check{
 			"postgres": a.store.Ping,
 			"redis":    func(ctx context.Context) error { return a.redis.Ping(ctx).Err() },

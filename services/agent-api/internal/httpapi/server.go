@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/mithub/mithub/pkg/health"
+	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
@@ -42,6 +43,11 @@ type Deps struct {
 	BodyLimit int
 	// L1Wait bounds how long ?wait=true waits for topics.
 	L1Wait time.Duration
+	// Engine embeds search queries; Searcher searches stored topics;
+	// SearchThreshold is the minimum cosine for a vector hit.
+	Engine          *meetingctx.Engine
+	Searcher        TopicSearcher
+	SearchThreshold float64
 }
 
 // Server holds the handlers' dependencies.
@@ -83,6 +89,7 @@ func New(d Deps) *fiber.App {
 	v1.Post("/meetings/:id/sync", s.syncMeeting)
 	v1.Get("/meetings/:id/context", s.getContext)
 	v1.Get("/meetings/:id/topics", s.getTopics)
+	v1.Get("/search", s.search)
 
 	app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	return app

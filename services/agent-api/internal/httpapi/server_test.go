@@ -52,11 +52,13 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	}
 	reg := prometheus.NewRegistry()
 	metrics := httpapi.NewMetrics(reg)
-	cache := contexts.New(st, meetingctx.Config{}, newEngine(t, st), o.cacheSize, time.Hour, contexts.Observer{})
+	eng := newEngine(t, st)
+	cache := contexts.New(st, meetingctx.Config{}, eng, o.cacheSize, time.Hour, contexts.Observer{})
 	app := httpapi.New(httpapi.Deps{
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Store: st, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
 		BodyLimit: o.bodyLimit, L1Wait: 5 * time.Second,
+		Engine: eng, Searcher: st, SearchThreshold: 0.3,
 		Ready: map[string]health.Check{"postgres": st.Ping},
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache}
@@ -233,11 +235,13 @@ func newHarnessOnStore(t *testing.T, h *harness) *harness {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
-	cache := contexts.New(h.store, meetingctx.Config{}, newEngine(t, h.store), 100, time.Hour, contexts.Observer{})
+	eng := newEngine(t, h.store)
+	cache := contexts.New(h.store, meetingctx.Config{}, eng, 100, time.Hour, contexts.Observer{})
 	app := httpapi.New(httpapi.Deps{
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Store: h.store, Contexts: cache, Tokens: counter, Metrics: httpapi.NewMetrics(reg), Registry: reg,
 		BodyLimit: 1 << 20, L1Wait: 5 * time.Second,
+		Engine: eng, Searcher: h.store, SearchThreshold: 0.3,
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: h.store, cache: cache}
 }

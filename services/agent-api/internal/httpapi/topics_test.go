@@ -84,3 +84,38 @@ func TestTopicsQueryValidation(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchAcrossMeetingsStaysInTenant(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	keyA, keyB := h.key("tenant-a"), h.key("tenant-b")
+	a1, a2 := h.createMeeting(keyA), h.createMeeting(keyA)
+	b := h.createMeeting(keyB)
+	subjects := twoSubjects(50)
+	h.post(keyA, a1.ID, subjects[:25]) // budget
+	h.post(keyA, a2.ID, subjects[25:]) // hiring
+	h.post(keyB, b.ID, subjects[25:])  // hiring, another tenant
+	for _, id := range []string{a1.ID, a2.ID} {
+		h.context(keyA, id)
+	}
+	h.context(keyB, b.ID)
+
+	r := h.do(http.MethodGet, "/v1/search?q=backend+engineers+채용&k=5", keyA, nil)
+	var res struct {
+		Results []struct {
+			MeetingID string  `json:"meeting_id"`
+			Score     float64 `json:"score"`
+		} `json:"results"`
+	}
+	r.decode(t, &res)
+	if r.status != http.StatusOK || len(res.Results) == 0 || res.Results[0].MeetingID != a2.ID {
+		t.Fatalf("search: %d %s", r.status, r.body)
+	}
+	for _, hit := range res.Results {
+		if hit.MeetingID == b.ID {
+			t.Fatalf("tenant A's search returned tenant B's meeting: %s", r.body)
+		}
+	}
+	if r := h.do(http.MethodGet, "/v1/search", keyA, nil); r.status != http.StatusBadRequest {
+		t.Fatalf("search without q: %d", r.status)
+	}
+}
