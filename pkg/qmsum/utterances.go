@@ -29,11 +29,9 @@ func SegmentID(idPrefix string, i int) string {
 func Utterances(m *Meeting, idPrefix string) []apiclient.Utterance {
 	utts := make([]apiclient.Utterance, 0, len(m.Turns))
 	var at int64
-	for i, t := range m.Turns {
+	for _, i := range SpokenTurns(m) {
+		t := m.Turns[i]
 		text := strings.TrimSpace(t.Content)
-		if text == "" {
-			continue
-		}
 		speaker := strings.TrimSpace(t.Speaker)
 		if speaker == "" {
 			speaker = "Unknown"
@@ -51,6 +49,18 @@ func Utterances(m *Meeting, idPrefix string) []apiclient.Utterance {
 		at = end + gapMS
 	}
 	return utts
+}
+
+// SpokenTurns returns the indexes of the turns that have text, in order:
+// the k-th utterance of Utterances is turn SpokenTurns(m)[k].
+func SpokenTurns(m *Meeting) []int {
+	out := make([]int, 0, len(m.Turns))
+	for i, t := range m.Turns {
+		if strings.TrimSpace(t.Content) != "" {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // countWords counts the whitespace-separated fields that hold a letter or a

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Scores topic segmentation and search on QMSum: starts agent-api on a
+# fresh database with the configured provider (local by default) and runs
+# `mithubctl eval` over a split.
+#
+# Environment:
+#   EVAL_SPLIT   QMSum split directory under the data dir (default: val)
+#   EVAL_LIMIT   evaluate at most N meetings (default: all)
+set -euo pipefail
+SCRIPT_NAME=eval
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+db=${EVAL_DB:-mithub_eval}
+ensure_database "$db" fresh
+export MITHUB_ENV=dev
+export MITHUB_HTTP_ADDR=${EVAL_HTTP_ADDR:-127.0.0.1:18181}
+export MITHUB_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db?sslmode=disable"
+export MITHUB_API_URL="http://$MITHUB_HTTP_ADDR"
+export MITHUB_API_KEY=dev-key
+export MITHUB_LOG_LEVEL=${MITHUB_LOG_LEVEL:-warn}
+data=${MITHUB_QMSUM_DIR:-../shared/data/qmsum}
+
+trap stop_api EXIT
+mkdir -p tmp
+start_api tmp/eval-agent-api.log
+bin/mithubctl eval "$data/${EVAL_SPLIT:-val}" --limit "${EVAL_LIMIT:-0}" "$@"
