@@ -38,12 +38,10 @@ func (s *Store) SearchTopicsText(ctx context.Context, tenantID, meetingID string
 		WITH q AS (SELECT to_tsquery('simple', $3) AS q)
 		SELECT t.id, t.meeting_id, t.seq, t.title, t.summary, t.keywords, t.start_seq, t.end_seq,
 		       t.start_ms, t.end_ms, t.merged_from, t.version, t.updated_at,
-		       ts_rank(d.doc, q.q) AS rank
-		FROM topics t
-		CROSS JOIN q
-		CROSS JOIN LATERAL (SELECT to_tsvector('simple', t.title || ' ' || t.summary || ' ' ||
-		                                       array_to_string(t.keywords, ' ')) AS doc) d
-		WHERE t.tenant_id = $1 AND ($2 = '' OR t.meeting_id::text = $2) AND d.doc @@ q.q
+		       ts_rank(t.doc, q.q) AS rank
+		FROM topics t CROSS JOIN q
+		WHERE t.doc @@ q.q
+		  AND t.tenant_id = $1 AND ($2 = '' OR t.meeting_id::text = $2)
 		ORDER BY rank DESC, t.meeting_id, t.seq
 		LIMIT $4`, tenantID, meetingID, query, k)
 	if err != nil {
