@@ -40,7 +40,9 @@ type ContextOptions struct {
 // PostgreSQL.
 type memTopics struct{}
 
-func (memTopics) SaveTopics(context.Context, string, string, int, []meetingctx.Topic) error { return nil }
+func (memTopics) SaveTopics(context.Context, string, string, int, []meetingctx.Topic) error {
+	return nil
+}
 
 // Percentiles of a latency sample.
 type Percentiles struct {

@@ -61,4 +61,3 @@ func runBenchContext(ctx context.Context, e *env, args []string) error {
 	}
 	return bench.Context(ctx, c.Opts, e.stdout)
 }
-
