@@ -90,6 +90,16 @@ func (c *Client) Context(ctx context.Context, meetingID string) (Context, error)
 	return mc, nil
 }
 
+// ContextWaited returns the meeting context after waiting, at most the
+// server's bound, for pending topic segmentation.
+func (c *Client) ContextWaited(ctx context.Context, meetingID string) (Context, error) {
+	var mc Context
+	if err := c.meetingCall(ctx, http.MethodGet, meetingID, "/context?wait=true", nil, retryIdempotent, &mc); err != nil {
+		return Context{}, fmt.Errorf("get context %s: %w", meetingID, err)
+	}
+	return mc, nil
+}
+
 // ContextRaw returns the meeting context document exactly as the API sent
 // it, including fields that Context does not model.
 func (c *Client) ContextRaw(ctx context.Context, meetingID string) (json.RawMessage, error) {

@@ -71,7 +71,31 @@ type Context struct {
 	MeetingID string    `json:"meeting_id"`
 	Cursor    int64     `json:"cursor"`
 	L0        L0Context `json:"l0"`
+	L1        L1Context `json:"l1"`
+	Pending   L0Context `json:"pending"`
+	Speakers  []Speaker `json:"speakers"`
 	Counters  Counters  `json:"counters"`
+}
+
+// L1Context is the topics layer of a meeting context.
+type L1Context struct {
+	// Cursor is the highest seq covered by a topic, -1 before the first.
+	Cursor int64   `json:"cursor"`
+	Busy   bool    `json:"busy"`
+	Waited *bool   `json:"waited,omitempty"`
+	Topics []Topic `json:"topics"`
+}
+
+// Speaker is a participant's statistics and inferred role.
+type Speaker struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Turns     int    `json:"turns"`
+	Words     int    `json:"words"`
+	TalkMS    int64  `json:"talk_ms"`
+	Questions int    `json:"questions"`
+	Decisions int    `json:"decisions"`
+	Role      string `json:"role"`
 }
 
 // L0Context is the recent-turns layer of a meeting context.

@@ -27,7 +27,8 @@ type termStats struct {
 //
 // where tf counts occurrences, df the topic turns that use it, idf =
 // ln(1 + N/df_bg) over the background turns (1 without a background) and
-// common < 1 for everyday meeting words. Phrases of two consecutive
+// common < 1 for everyday meeting words; a phrase takes the mean idf ·
+// common of its words. Phrases of two consecutive
 // content words count when they occur at least twice and replace their
 // words. Terms in boost weigh more. At most n keywords are returned, best
 // first.
@@ -57,10 +58,11 @@ func keywords(topic, background []doc, boost map[string]bool, n int) []keyword {
 		if len(st.parts) > 1 && st.tf < 2 {
 			continue
 		}
-		score := math.Sqrt(float64(st.tf)) * (1 + math.Log(float64(st.df)))
+		weight := 0.0
 		for _, p := range st.parts {
-			score *= termWeight(p, bgDF, bgN, boost) / float64(len(st.parts))
+			weight += termWeight(p, bgDF, bgN, boost) / float64(len(st.parts))
 		}
+		score := math.Sqrt(float64(st.tf)) * (1 + math.Log(float64(st.df))) * weight
 		if len(st.parts) > 1 {
 			score *= phraseBonus
 		}
@@ -106,13 +108,17 @@ func termWeight(term string, bgDF map[string]int, bgN int, boost map[string]bool
 		w *= commonPenalty
 	}
 	if boost[term] {
-		w *= 1.5
+		w *= hintBoost
 	}
 	return w
 }
 
-// commonPenalty scales everyday meeting words.
-const commonPenalty = 0.35
+// commonPenalty scales everyday meeting words; hintBoost scales the
+// keywords of hint topics.
+const (
+	commonPenalty = 0.35
+	hintBoost     = 2.0
+)
 
 func backgroundDF(background []doc) (map[string]int, int) {
 	if len(background) == 0 {
@@ -149,7 +155,7 @@ func pick(ranked []keyword, n int) []keyword {
 			continue
 		}
 		if i := slices.IndexFunc(out, func(o keyword) bool { return len(o.parts) == 1 && slices.Contains(k.parts, o.key) }); i >= 0 {
-			k.score = out[i].score
+			k.score = max(k.score, out[i].score)
 			out[i] = k
 			out = slices.DeleteFunc(out, func(o keyword) bool {
 				return len(o.parts) == 1 && o.key != k.key && slices.Contains(k.parts, o.key)
@@ -158,6 +164,15 @@ func pick(ranked []keyword, n int) []keyword {
 		}
 		out = append(out, k)
 	}
+	slices.SortStableFunc(out, func(a, b keyword) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
 	return out
 }
 

@@ -35,6 +35,10 @@ type SegmenterConfig struct {
 	// TurnNorm weighs each turn by 1/norm^TurnNorm in a block: 0 sums raw
 	// features, 1 gives every content turn equal weight (default 0.5).
 	TurnNorm float64
+	// CueWeight is added to a gap's depth score times the strength of the
+	// cue phrases ("let's move on", "next item", "다음 안건") at the start
+	// of the turn after it (default 0.3).
+	CueWeight float64
 	// Zero, when set, keeps zero values of DepthC and TurnNorm instead of
 	// replacing them by the defaults.
 	Zero bool
@@ -49,6 +53,7 @@ const (
 	DefaultMinTopic   = 4 * time.Minute
 	DefaultTailWords  = 60
 	DefaultTurnNorm   = 0.5
+	DefaultCueWeight  = 0.3
 )
 
 // msPerWord estimates speaking time for turns without times (150 words
@@ -79,6 +84,9 @@ func (c SegmenterConfig) withDefaults() SegmenterConfig {
 	if c.TurnNorm == 0 && !c.Zero {
 		c.TurnNorm = DefaultTurnNorm
 	}
+	if c.CueWeight == 0 && !c.Zero {
+		c.CueWeight = DefaultCueWeight
+	}
 	return c
 }
 
@@ -94,6 +102,8 @@ func (c SegmenterConfig) withDefaults() SegmenterConfig {
 type Segmenter struct {
 	cfg SegmenterConfig
 	sum *Summarizer
+	// analyse analyses a turn's text; parameter sweeps memoise it.
+	analyse func(text string) analysis
 }
 
 var _ meetingctx.Segmenter = (*Segmenter)(nil)
@@ -101,7 +111,7 @@ var _ meetingctx.Segmenter = (*Segmenter)(nil)
 // NewSegmenter returns a Segmenter; segments are titled and summarised by
 // a Summarizer.
 func NewSegmenter(cfg SegmenterConfig) *Segmenter {
-	return &Segmenter{cfg: cfg.withDefaults(), sum: NewSummarizer()}
+	return &Segmenter{cfg: cfg.withDefaults(), sum: NewSummarizer(), analyse: analyse}
 }
 
 // Config returns the effective configuration.
@@ -119,7 +129,7 @@ func (s *Segmenter) Segment(ctx context.Context, in meetingctx.SegmentInput) (me
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	w := newWindow(in)
+	w := s.newWindow(in)
 	starts := s.boundaries(w, in.Previous)
 	switch {
 	case in.Previous != nil && len(starts) == 0:
@@ -171,6 +181,9 @@ func (s *Segmenter) boundaries(w *window, prev *meetingctx.Topic) []int {
 	if len(gaps) == 0 {
 		return nil
 	}
+	for j := range gaps {
+		gaps[j].depth += cfg.CueWeight * w.an[gaps[j].after].cue
+	}
 	cut := cutoff(gaps, cfg.DepthC, cfg.MinDepth)
 	var cands []gap
 	for j, g := range gaps {
@@ -214,13 +227,35 @@ func abs64(x int64) int64 {
 	return x
 }
 
+// analysis is what the segmenter knows about one turn.
+type analysis struct {
+	words  []word
+	bag    bag     // empty for fillers
+	nwords int     // content words
+	cue    float64 // cue phrase strength at the turn's start
+}
+
+func analyse(text string) analysis {
+	a := analysis{words: tokenize(text)}
+	c := make(counter)
+	countFeatures(c, a.words, false)
+	a.bag = c.bag()
+	for _, w := range a.words {
+		if w.content() {
+			a.nwords++
+		}
+	}
+	a.cue = cueScore(a.words)
+	return a
+}
+
 // window is the previous topic's last turns followed by the chunk.
 type window struct {
 	turns   []meetingctx.Turn
 	first   int // index of the chunk's first turn
+	an      []analysis
 	bags    []bag
-	words   [][]word
-	nwords  []int   // content words per turn
+	nwords  []int
 	content []int   // indices of the turns with content, ascending
 	start   []int64 // start time per turn, ms (estimated without times)
 	timed   bool    // the turns carry times
@@ -229,7 +264,7 @@ type window struct {
 	msPerTurn float64
 }
 
-func newWindow(in meetingctx.SegmentInput) *window {
+func (s *Segmenter) newWindow(in meetingctx.SegmentInput) *window {
 	var prev []meetingctx.Turn
 	first := in.Turns[0].Seq
 	for _, t := range in.PreviousTurns {
@@ -239,18 +274,11 @@ func newWindow(in meetingctx.SegmentInput) *window {
 	}
 	w := &window{turns: append(prev, in.Turns...), first: len(prev)}
 	n := len(w.turns)
-	w.bags, w.words, w.nwords, w.start = make([]bag, n), make([][]word, n), make([]int, n), make([]int64, n)
+	w.an, w.bags, w.nwords, w.start = make([]analysis, n), make([]bag, n), make([]int, n), make([]int64, n)
 	for i, t := range w.turns {
-		w.words[i] = tokenize(t.Text)
-		c := make(counter)
-		countFeatures(c, w.words[i], false)
-		w.bags[i] = c.bag()
-		for _, wd := range w.words[i] {
-			if wd.content() {
-				w.nwords[i]++
-			}
-		}
-		if len(w.bags[i]) > 0 {
+		a := s.analyse(t.Text)
+		w.an[i], w.bags[i], w.nwords[i] = a, a.bag, a.nwords
+		if len(a.bag) > 0 {
 			w.content = append(w.content, i)
 		}
 	}
@@ -274,7 +302,7 @@ func (w *window) setTimes() {
 			continue
 		}
 		w.start[i] = at
-		at += int64(max(len(w.words[i]), 1)) * msPerWord
+		at += int64(max(len(w.an[i].words), 1)) * msPerWord
 	}
 	last := w.turns[len(w.turns)-1]
 	end := at
@@ -297,7 +325,7 @@ func (w *window) time(t *meetingctx.Topic) int64 {
 func (w *window) docs(from, to int) []doc {
 	out := make([]doc, 0, to-from)
 	for i := from; i < to; i++ {
-		out = append(out, doc{text: w.turns[i].Text, words: w.words[i], bag: w.bags[i]})
+		out = append(out, doc{text: w.turns[i].Text, words: w.an[i].words, bag: w.an[i].bag})
 	}
 	return out
 }

@@ -72,7 +72,7 @@ func runContext(ctx context.Context, e *env, args []string) error {
 		_, err = e.stdout.Write(buf.Bytes())
 		return err
 	}
-	mc, err := client.Context(ctx, c.MeetingID)
+	mc, err := client.ContextWaited(ctx, c.MeetingID)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,20 @@ func printContext(w io.Writer, mc apiclient.Context) error {
 		b.WriteString("(no turns in L0)\n")
 	}
 	fmt.Fprintf(&b, "\nL0: %d turns, %d tokens (cursor %d)\n", len(mc.L0.Turns), mc.L0.Tokens, mc.Cursor)
-	fmt.Fprintf(&b, "meeting: %d utterances, %d tokens\n", mc.Counters.Utterances, mc.Counters.Tokens)
+	if len(mc.L1.Topics) > 0 {
+		fmt.Fprintf(&b, "\nL1 topics (through seq %d):\n", mc.L1.Cursor)
+		for _, t := range mc.L1.Topics {
+			fmt.Fprintf(&b, "  %2d. [%s-%s] %s: %s\n", t.Seq+1, clock(t.StartMS), clock(t.EndMS), oneLine(t.Title), oneLine(t.Summary))
+		}
+	}
+	fmt.Fprintf(&b, "pending (not yet in a topic): %d turns, %d tokens\n", len(mc.Pending.Turns), mc.Pending.Tokens)
+	if len(mc.Speakers) > 0 {
+		b.WriteString("\nspeakers:\n")
+		for _, sp := range mc.Speakers {
+			fmt.Fprintf(&b, "  %-16s %4d turns %6d words  %s\n", sp.Name, sp.Turns, sp.Words, sp.Role)
+		}
+	}
+	fmt.Fprintf(&b, "\nmeeting: %d utterances, %d tokens\n", mc.Counters.Utterances, mc.Counters.Tokens)
 	_, err := io.WriteString(w, b.String())
 	return err
 }

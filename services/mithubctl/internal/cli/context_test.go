@@ -26,18 +26,28 @@ func TestPrintContext(t *testing.T) {
 					{Seq: 1, SpeakerID: "bob", Text: "Release is\nblocked.", StartMS: 65_400},
 					{Seq: 2, SpeakerName: "Grad E", Text: "OK", StartMS: 6_061_999},
 				}},
+				L1: apiclient.L1Context{Cursor: 1, Topics: []apiclient.Topic{
+					{Seq: 0, Title: "release · blocker", Summary: "Release is blocked.", StartSeq: 0, EndSeq: 1, StartMS: 0, EndMS: 66_000},
+				}},
+				Pending:  apiclient.L0Context{Tokens: 1, Turns: []apiclient.Turn{{Seq: 2}}},
+				Speakers: []apiclient.Speaker{{Name: "Alice", Turns: 1, Words: 2, Role: "facilitator"}},
 				Counters: apiclient.Counters{Utterances: 530, Tokens: 9001, LastSeq: 529},
 			},
 			want: "[00:00] Alice: Let's start.\n" +
 				"[01:05] bob: Release is blocked.\n" +
 				"[101:01] Grad E: OK\n" +
 				"\nL0: 3 turns, 17 tokens (cursor 2)\n" +
-				"meeting: 530 utterances, 9001 tokens\n",
+				"\nL1 topics (through seq 1):\n" +
+				"   1. [00:00-01:06] release · blocker: Release is blocked.\n" +
+				"pending (not yet in a topic): 1 turns, 1 tokens\n" +
+				"\nspeakers:\n" +
+				"  Alice               1 turns      2 words  facilitator\n" +
+				"\nmeeting: 530 utterances, 9001 tokens\n",
 		},
 		{
 			name: "empty",
 			give: apiclient.Context{MeetingID: "m-2", Cursor: -1},
-			want: "(no turns in L0)\n\nL0: 0 turns, 0 tokens (cursor -1)\nmeeting: 0 utterances, 0 tokens\n",
+			want: "(no turns in L0)\n\nL0: 0 turns, 0 tokens (cursor -1)\npending (not yet in a topic): 0 turns, 0 tokens\n\nmeeting: 0 utterances, 0 tokens\n",
 		},
 	}
 	for _, tt := range tests {
@@ -55,7 +65,7 @@ func TestPrintContext(t *testing.T) {
 
 const contextDoc = `{"meeting_id":"m-1","cursor":0,"l0":{"turns":[{"seq":0,"segment_id":"s1","speaker_id":"alice",
 "speaker_name":"Alice","text":"hello","start_ms":3000,"end_ms":4000,"confidence":1,"tokens":2}],"tokens":2},
-"counters":{"utterances":1,"tokens":2,"last_seq":0},"speakers":["alice"]}`
+"counters":{"utterances":1,"tokens":2,"last_seq":0},"speakers":[{"id":"alice","name":"Alice","turns":1,"words":1,"role":"participant"}]}`
 
 func TestContextCommand(t *testing.T) {
 	var gotAuth, gotPath string
