@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -86,4 +88,24 @@ func translate(err error) error {
 		}
 	}
 	return err
+}
+
+// Connect opens the store, retrying for up to wait while the database is
+// not reachable yet (it may start after the service, in compose or after a
+// host restart). Each failed attempt is logged.
+func Connect(ctx context.Context, databaseURL string, opts Options, wait time.Duration, log *slog.Logger) (*Store, error) {
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	for pause := 200 * time.Millisecond; ; pause = min(2*pause, 3*time.Second) {
+		st, err := Open(ctx, databaseURL, opts)
+		if err == nil {
+			return st, nil
+		}
+		log.Warn("postgres not reachable yet", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("open postgres: %w", err)
+		case <-time.After(pause):
+		}
+	}
 }

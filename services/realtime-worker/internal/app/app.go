@@ -39,7 +39,7 @@ type App struct {
 // agent-api, and binds the HTTP listener. Redis and agent-api being down is
 // logged, not fatal: /readyz reports them.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
-	st, err := openStore(ctx, cfg, log)
+	st, err := store.Connect(ctx, cfg.DatabaseURL, store.Options{}, 30*time.Second, log)
 	if err != nil {
 		return nil, err
 	}
@@ -49,25 +49,6 @@ func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error)
 		return nil, err
 	}
 	return a, nil
-}
-
-// openStore retries the first connection for a while: in compose and after
-// a host restart the database may come up after us.
-func openStore(ctx context.Context, cfg config.Config, log *slog.Logger) (*store.Store, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	for wait := 200 * time.Millisecond; ; wait = min(2*wait, 3*time.Second) {
-		st, err := store.Open(ctx, cfg.DatabaseURL, store.Options{})
-		if err == nil {
-			return st, nil
-		}
-		log.Warn("postgres not reachable yet", "err", err)
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("open postgres: %w", err)
-		case <-time.After(wait):
-		}
-	}
 }
 
 func (a *App) init(ctx context.Context) error {
