@@ -91,7 +91,7 @@ func (a *App) init(ctx context.Context) error {
 		return err
 	}
 	a.log.Info("topic vectors", "mode", a.store.VectorMode(), "pgvector", vec, "dim", a.cfg.Embed.Dim)
-	prov, err := newProviders(a.cfg, &http.Client{})
+	prov, err := newProviders(a.cfg, &http.Client{}, counter, &tokens.Corrector{})
 	if err != nil {
 		return err
 	}

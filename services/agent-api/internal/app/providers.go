@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/mithub/mithub/pkg/llm"
 	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/llm/openai"
 	"github.com/mithub/mithub/pkg/llm/prompted"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
 )
 
@@ -20,7 +22,10 @@ type providers struct {
 
 // newProviders builds the configured chat and embedding providers: the
 // offline local algorithms, or an OpenAI-compatible server.
-func newProviders(cfg config.Config, hc *http.Client) (providers, error) {
+//
+// Chat usage reported by the server feeds corr, so token budgets learn the
+// provider's tokenizer.
+func newProviders(cfg config.Config, hc *http.Client, counter tokens.Counter, corr *tokens.Corrector) (providers, error) {
 	var p providers
 	switch cfg.LLM.Provider {
 	case config.ProviderOpenAI:
@@ -31,8 +36,9 @@ func newProviders(cfg config.Config, hc *http.Client) (providers, error) {
 		if err != nil {
 			return p, fmt.Errorf("LLM provider: %w", err)
 		}
-		p.segmenter = prompted.NewSegmenter(c, prompted.Config{Model: cfg.LLM.Model})
-		p.summarizer = prompted.NewSummarizer(c, prompted.Config{Model: cfg.LLM.Model})
+		chat := llm.Metered{Chatter: c, Count: counter.Count, Observer: corr}
+		p.segmenter = prompted.NewSegmenter(chat, prompted.Config{Model: cfg.LLM.Model})
+		p.summarizer = prompted.NewSummarizer(chat, prompted.Config{Model: cfg.LLM.Model})
 	default:
 		p.segmenter = local.NewSegmenter(local.SegmenterConfig{})
 		p.summarizer = local.NewSummarizer()
