@@ -14,7 +14,9 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Env != config.EnvProd || c.HTTPAddr != ":8080" || c.CacheSize != 1000 || c.CacheTTL != time.Hour ||
-		c.Context.L0MaxTurns != 25 || c.Context.L0MaxTokens != 3000 {
+		c.Context.L0MaxTurns != 25 || c.Context.L0MaxTokens != 3000 || c.Context.ChunkTurns != 25 ||
+		c.Context.MaxTopics != 30 || c.Context.L1Wait != 1500*time.Millisecond || c.LLM.Provider != config.ProviderLocal ||
+		c.Embed.Provider != config.ProviderLocal || c.Embed.Dim != 256 {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
@@ -29,6 +31,12 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{map[string]string{"MITHUB_CACHE_TTL": "forever"}, "MITHUB_CACHE_TTL"},
 		{map[string]string{"MITHUB_LOG_LEVEL": "loud"}, "MITHUB_LOG_LEVEL"},
 		{map[string]string{"MITHUB_CTX_L0_MAX_TURNS": "x"}, "MITHUB_CTX_L0_MAX_TURNS"},
+		{map[string]string{"MITHUB_LLM_PROVIDER": "openai", "MITHUB_LLM_MODEL": "gpt-4o"}, "MITHUB_LLM_BASE_URL"},
+		{map[string]string{"MITHUB_LLM_PROVIDER": "openai", "MITHUB_LLM_BASE_URL": "http://x"}, "MITHUB_LLM_MODEL"},
+		{map[string]string{"MITHUB_EMBED_PROVIDER": "openai", "MITHUB_LLM_BASE_URL": "http://x"}, "MITHUB_EMBED_MODEL"},
+		{map[string]string{"MITHUB_LLM_PROVIDER": "claude"}, "MITHUB_LLM_PROVIDER"},
+		{map[string]string{"MITHUB_CTX_MERGE_THRESHOLD": "1.5"}, "MITHUB_CTX_MERGE_THRESHOLD"},
+		{map[string]string{"MITHUB_CTX_L1_WAIT": "-1s"}, "MITHUB_CTX_L1_WAIT"},
 	}
 	for _, tt := range tests {
 		_, err := config.FromMap(tt.give)
