@@ -183,7 +183,9 @@ func TestSyncEndContext(t *testing.T) {
 	contextJSON := `{"meeting_id":"m1","cursor":1,"l0":{"turns":[
 {"seq":0,"segment_id":"s1","speaker_id":"alice","speaker_name":"Alice","text":"hello","start_ms":0,"end_ms":1200,"confidence":0.93,"tokens":2},
 {"seq":1,"segment_id":"s2","speaker_id":"bob","speaker_name":"Bob","text":"hi there","start_ms":1500,"end_ms":2000,"confidence":1,"tokens":3}],
-"tokens":5},"counters":{"utterances":2,"tokens":5,"last_seq":1},"topics":[],"speakers":["alice","bob"]}`
+"tokens":5},"l1":{"cursor":-1,"busy":true,"topics":[]},"pending":{"turns":[],"tokens":0},
+"speakers":[{"id":"alice","name":"Alice","turns":1,"words":1,"talk_ms":1200,"questions":0,"decisions":0,"role":"participant"}],
+"counters":{"utterances":2,"tokens":5,"last_seq":1},"extra":{"kept":true}}`
 	srv, reqs := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/v1/meetings/m1/sync":
@@ -221,13 +223,16 @@ func TestSyncEndContext(t *testing.T) {
 			{Seq: 0, SegmentID: "s1", SpeakerID: "alice", SpeakerName: "Alice", Text: "hello", StartMS: 0, EndMS: 1200, Confidence: 0.93, Tokens: 2},
 			{Seq: 1, SegmentID: "s2", SpeakerID: "bob", SpeakerName: "Bob", Text: "hi there", StartMS: 1500, EndMS: 2000, Confidence: 1, Tokens: 3},
 		}},
+		L1:       L1Context{Cursor: -1, Busy: true, Topics: []Topic{}},
+		Pending:  L0Context{Turns: []Turn{}},
+		Speakers: []Speaker{{ID: "alice", Name: "Alice", Turns: 1, Words: 1, TalkMS: 1200, Role: "participant"}},
 		Counters: Counters{Utterances: 2, Tokens: 5, LastSeq: 1},
 	}
 	if !reflect.DeepEqual(mc, want) {
 		t.Errorf("Context = %+v, want %+v", mc, want)
 	}
 	raw, err := c.ContextRaw(ctx, "m1")
-	if err != nil || !strings.Contains(string(raw), `"speakers":["alice","bob"]`) {
+	if err != nil || !strings.Contains(string(raw), `"extra":{"kept":true}`) {
 		t.Errorf("ContextRaw = %s, %v", raw, err)
 	}
 }
