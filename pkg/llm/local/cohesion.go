@@ -11,6 +11,7 @@ type gap struct {
 	after int     // window index of the content turn after the gap
 	sim   float64 // smoothed block similarity across the gap
 	depth float64 // TextTiling depth score
+	score float64 // boundary score: depth plus cue and length evidence
 }
 
 // entry is one feature of a turn, its id local to the window.
@@ -47,16 +48,15 @@ type block struct {
 
 func newBlock(n int) *block { return &block{acc: make([]float64, n)} }
 
-// fill sets the block to the sum of vecs[i] for i in idx, each scaled by
-// 1/norms[i]^turnNorm: 0 keeps raw weights (long turns dominate), 1 gives
-// every turn the same weight.
-func (b *block) fill(vecs [][]entry, norms []float64, idx []int, turnNorm float64) {
+// fill sets the block to the sum of the unit vectors vecs[i]/norms[i] for
+// i in idx, so that every turn weighs the same.
+func (b *block) fill(vecs [][]entry, norms []float64, idx []int) {
 	for _, id := range b.touched {
 		b.acc[id] = 0
 	}
 	b.touched = b.touched[:0]
 	for _, i := range idx {
-		scale := 1 / math.Pow(norms[i], turnNorm)
+		scale := 1 / norms[i]
 		for _, e := range vecs[i] {
 			if b.acc[e.id] == 0 {
 				b.touched = append(b.touched, e.id)
@@ -89,7 +89,7 @@ func (b *block) cosine(o *block) float64 {
 // holds blockWords content words; the series is smoothed by a moving
 // average of half-width smooth and each gap gets its depth score. right
 // is the number of content words in the block after the gap.
-func gapScores(bags []bag, words []int, content []int, blockWords, smooth int, turnNorm float64) (gaps []gap, right []int) {
+func gapScores(bags []bag, words []int, content []int, blockWords, smooth int) (gaps []gap, right []int) {
 	if len(content) < 2 {
 		return nil, nil
 	}
@@ -113,14 +113,15 @@ func gapScores(bags []bag, words []int, content []int, blockWords, smooth int, t
 			m += words[content[hi]]
 		}
 		right[j] = m
-		left.fill(vecs, norms, content[lo:j+1], turnNorm)
-		rightBlock.fill(vecs, norms, content[j+1:hi+1], turnNorm)
+		left.fill(vecs, norms, content[lo:j+1])
+		rightBlock.fill(vecs, norms, content[j+1:hi+1])
 		raw[j] = left.cosine(rightBlock)
 	}
 	sims := movingAverage(raw, smooth)
 	gaps = make([]gap, len(sims))
 	for j, s := range sims {
 		gaps[j] = gap{after: content[j+1], sim: s, depth: depth(sims, j)}
+
 	}
 	return gaps, right
 }
@@ -158,20 +159,20 @@ func depth(sims []float64, j int) float64 {
 	return left + right - 2*sims[j]
 }
 
-// cutoff is the depth a gap must exceed to be a boundary: mean − c·stdev
-// of the depth scores, but never below floor.
+// cutoff is the score a gap must exceed to be a boundary: mean − c·stdev
+// of the gaps' scores, but never below floor.
 func cutoff(gaps []gap, c, floor float64) float64 {
 	if len(gaps) == 0 {
 		return floor
 	}
 	mean := 0.0
 	for _, g := range gaps {
-		mean += g.depth
+		mean += g.score
 	}
 	mean /= float64(len(gaps))
 	variance := 0.0
 	for _, g := range gaps {
-		variance += (g.depth - mean) * (g.depth - mean)
+		variance += (g.score - mean) * (g.score - mean)
 	}
 	sd := math.Sqrt(variance / float64(len(gaps)))
 	return math.Max(floor, mean-c*sd)

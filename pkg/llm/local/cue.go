@@ -18,6 +18,7 @@ type cuePhrase struct {
 var cuePhrases = parseCues(map[string]float64{
 	// English: explicit transitions
 	"move on": 1, "moving on": 1, "questions on": 1, "questions from": 1, "question on": 1,
+	"questions now on": 1, "questions now from": 1,
 	"agenda": 1, "turn to": 0.8, "go on to": 0.8, "next item": 1, "next topic": 1, "next point": 1,
 	"next question": 1, "next thing": 1, "let s talk": 0.8, "let s move": 1, "let s discuss": 0.8,
 	"let s go": 0.6, "let s look": 0.6, "let s start": 0.8, "talk about": 0.6, "presentation": 0.7,

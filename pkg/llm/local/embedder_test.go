@@ -160,3 +160,23 @@ func TestFNV1a(t *testing.T) {
 		t.Errorf("hash = %x, want FNV-1a %x", got, h.Sum64())
 	}
 }
+
+// TestEmbedderGolden pins the vector of one text: stored embeddings stay
+// comparable only while the features and the hashing do not change, so a
+// change here means existing topic embeddings must be recomputed.
+func TestEmbedderGolden(t *testing.T) {
+	v := embedOne(t, local.NewEmbedder(256), "The remote control needs a bigger battery . 리모컨 배터리를 바꿔요")
+	got := make(map[int]float32)
+	for i, x := range v {
+		if math.Abs(float64(x)) > 0.2 {
+			got[i] = float32(math.Round(float64(x)*1e4) / 1e4)
+		}
+	}
+	want := map[int]float32{
+		49: 0.2973, 73: 0.223, 93: -0.2973, 98: 0.2081, 140: 0.2081,
+		156: -0.2973, 186: -0.2081, 199: 0.3716, 202: 0.2973, 243: 0.2081,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("components above 0.2 = %v, want %v", got, want)
+	}
+}

@@ -147,13 +147,6 @@ func hashRunes(kind byte, rs []rune) uint64 {
 	return h
 }
 
-// textBag is the feature bag of one text; fillers give an empty bag.
-func textBag(text string) bag {
-	c := make(counter)
-	countFeatures(c, tokenize(text), false)
-	return c.bag()
-}
-
 // add accumulates o × scale into b.
 func (b bag) add(o bag, scale float64) {
 	for h, v := range o {
@@ -180,13 +173,4 @@ func (b bag) dot(o bag) float64 {
 		s += v * o[h]
 	}
 	return s
-}
-
-// cosine is the cosine similarity, 0 when either bag is empty.
-func cosine(a, b bag) float64 {
-	na, nb := a.norm(), b.norm()
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return a.dot(b) / (na * nb)
 }

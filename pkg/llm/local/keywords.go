@@ -28,30 +28,11 @@ type termStats struct {
 // where tf counts occurrences, df the topic turns that use it, idf =
 // ln(1 + N/df_bg) over the background turns (1 without a background) and
 // common < 1 for everyday meeting words; a phrase takes the mean idf ·
-// common of its words. Phrases of two consecutive
-// content words count when they occur at least twice and replace their
-// words. Terms in boost weigh more. At most n keywords are returned, best
-// first.
+// common of its words. Phrases of two consecutive content words count when
+// they occur at least twice and replace their words. Terms in boost weigh
+// more. At most n keywords are returned, best first.
 func keywords(topic, background []doc, boost map[string]bool, n int) []keyword {
-	stats := make(map[string]*termStats)
-	for _, d := range topic {
-		seen := make(map[string]bool)
-		var prev *word
-		for i := range d.words {
-			w := &d.words[i]
-			if !w.content() {
-				prev = nil
-				continue
-			}
-			if !isNumber(w.term) && !numberWords[w.term] {
-				count(stats, seen, []string{w.term}, displayForm(*w))
-			}
-			if prev != nil && prev.term != w.term {
-				count(stats, seen, []string{prev.term, w.term}, displayForm(*prev)+" "+displayForm(*w))
-			}
-			prev = w
-		}
-	}
+	stats := collectTerms(topic)
 	bgDF, bgN := backgroundDF(background)
 	var ranked []keyword
 	for key, st := range stats {
@@ -78,6 +59,30 @@ func keywords(topic, background []doc, boost map[string]bool, n int) []keyword {
 		return strings.Compare(a.key, b.key)
 	})
 	return pick(ranked, n)
+}
+
+// collectTerms counts the topic's candidate terms and two-word phrases.
+// Stop words, numbers and Korean predicates are no candidates and break
+// phrases.
+func collectTerms(topic []doc) map[string]*termStats {
+	stats := make(map[string]*termStats)
+	for _, d := range topic {
+		seen := make(map[string]bool)
+		var prev *word
+		for i := range d.words {
+			w := &d.words[i]
+			if !w.content() || w.predicate || isNumber(w.term) || numberWords[w.term] {
+				prev = nil
+				continue
+			}
+			count(stats, seen, []string{w.term}, displayForm(*w))
+			if prev != nil && prev.term != w.term {
+				count(stats, seen, []string{prev.term, w.term}, displayForm(*prev)+" "+displayForm(*w))
+			}
+			prev = w
+		}
+	}
+	return stats
 }
 
 // phraseBonus favours a recurring phrase over its single words.

@@ -52,6 +52,9 @@ var koreanStop = set(
 	괜찮 괜찮아요 있잖아요`,
 	// particles standing alone after a word in another script ("API를")
 	`은 는 가 을 를 에 의 로 과 도 만 랑 요 으로 에서 에게 까지 부터 이랑 하고`,
+	// adverbs
+	`따로 함께 먼저 나중에 계속 바로 항상 다들 모두 전부 거의 아직 이미 벌써 혹은 또는 아까 방금 되게 엄청 완전
+	많이 별로 특히 보통 그대로`,
 	// pronouns, demonstratives, bound nouns
 	`것 거 게 걸 건 수 때 등 및 중 우리 저희 제가 내가 저는 나는 너 너희 당신 그거 이거 저거 그게
 	이게 저게 그건 이건 그걸 이걸 여기 거기 저기 이런 그런 저런 이렇게 그렇게 저렇게 어떤 어떻게 무슨
@@ -62,14 +65,3 @@ var koreanStop = set(
 	보면 봐요 싶 싶어요 싶습니다 겠 하겠습니다 입니다 이다 아닌 아니라 가면 가서 가고 가는 갈 간 오면 와서
 	주고 주면 줘 줘요 주세요 보고 봐서 알 알고 모르 모르겠 드리 드릴게요 드리겠습니다`,
 )
-
-// fillerTurn reports whether a turn is a backchannel or filler: no content
-// word at all ("Mm-hmm .", "Yeah .", "네", "음", markup only).
-func fillerTurn(words []word) bool {
-	for _, w := range words {
-		if w.content() {
-			return false
-		}
-	}
-	return true
-}

@@ -88,6 +88,7 @@ func centralSentence(topic []doc) (string, bool) {
 			centroid.add(d.bag, 1/math.Sqrt(n))
 		}
 	}
+	cnorm := centroid.norm()
 	best, bestScore := "", 0.0
 	longest := ""
 	for _, d := range topic {
@@ -108,7 +109,8 @@ func centralSentence(topic []doc) (string, bool) {
 			if len(c) == 0 {
 				continue
 			}
-			score := cosine(c.bag(), centroid) * lengthFactor(words, sent)
+			sb := c.bag()
+			score := sb.dot(centroid) / (sb.norm() * cnorm) * lengthFactor(words, sent)
 			if score > bestScore {
 				best, bestScore = sent, score
 			}

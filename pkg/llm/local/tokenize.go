@@ -14,6 +14,9 @@ type word struct {
 	// surface is the lowercased word as written, for display.
 	surface string
 	hangul  bool
+	// predicate marks a Hangul word that lost a verb or adjective ending
+	// or ends like one ("논의했습니다", "걸리나요"): a poor keyword.
+	predicate bool
 }
 
 // content reports whether the word carries meaning (is not a stop word).
@@ -106,8 +109,8 @@ func newWord(raw string, hangul bool) word {
 	w := word{surface: surface, hangul: hangul}
 	switch {
 	case hangul:
-		w.term = koreanTerm(surface)
-	case utf8.RuneCountInString(raw) == 2 && raw == surface && !strings.ContainsAny(raw, "0123456789"):
+		w.term, w.predicate = koreanTerm(surface)
+	case len(raw) == 2 && isLowerASCII(raw[0]) && isLowerASCII(raw[1]):
 		// Two lowercase letters are mostly cut-off words in transcripts
 		// ("th", "wh"); acronyms are written in capitals ("UI", "TV").
 	default:
@@ -115,6 +118,8 @@ func newWord(raw string, hangul bool) word {
 	}
 	return w
 }
+
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
 
 // latinTerm normalises a non-Hangul word: stop words, fillers and single
 // letters give "", plurals are folded ("batteries" → "battery").
@@ -143,21 +148,26 @@ func foldPlural(w string) string {
 
 // koreanTerm normalises a Hangul word: particles and verb endings are
 // stripped (at most twice, "회의에서는" → "회의"), stop words give "".
-func koreanTerm(w string) string {
+// predicate reports a verb or adjective form.
+func koreanTerm(w string) (term string, predicate bool) {
 	if koreanStop[w] {
-		return ""
+		return "", false
 	}
 	for range 2 {
-		stem, ok := stripKoreanSuffix(w)
+		stem, suffix, ok := stripKoreanSuffix(w)
 		if !ok {
 			break
 		}
 		w = stem
+		predicate = predicate || koreanEnding[suffix]
 	}
 	if koreanStop[w] {
-		return ""
+		return "", false
 	}
-	return w
+	for _, end := range []string{"다", "요", "죠", "까", "니"} {
+		predicate = predicate || strings.HasSuffix(w, end)
+	}
+	return w, predicate
 }
 
 // stripKoreanSuffix removes the longest known particle or ending. A
@@ -165,10 +175,10 @@ func koreanTerm(w string) string {
 // syllables (so "회의", "결과", "중요" stay whole), except the object and
 // topic markers 은 는 을 를, which are stripped from two-syllable words as
 // well; a longer suffix needs at least one syllable left.
-func stripKoreanSuffix(w string) (string, bool) {
+func stripKoreanSuffix(w string) (stem, suffix string, ok bool) {
 	n := utf8.RuneCountInString(w)
 	if n < 2 {
-		return w, false
+		return w, "", false
 	}
 	for _, suf := range koreanSuffixes {
 		if !strings.HasSuffix(w, suf) {
@@ -181,27 +191,36 @@ func stripKoreanSuffix(w string) (string, bool) {
 		case sn == 1 && n == 2 && !koreanTopicObject[suf]:
 			continue
 		}
-		return w[:len(w)-len(suf)], true
+		return w[:len(w)-len(suf)], suf, true
 	}
-	return w, false
+	return w, "", false
 }
 
 // koreanSuffixes are particles (josa) and common verb/copula endings,
 // longest first so the longest match wins.
-var koreanSuffixes = sortedByLength([]string{
-	// particles
+var koreanSuffixes = sortedByLength(append(append([]string(nil), koreanParticles...), koreanEndings...))
+
+// koreanParticles are josa.
+var koreanParticles = []string{
 	"에서는", "에서도", "에게서", "으로는", "으로도", "으로서", "으로써", "이라고", "이라는", "에게는",
 	"한테는", "까지는", "부터는", "이랑은", "에서", "에게", "한테", "으로", "까지", "부터", "처럼",
 	"보다", "만큼", "이랑", "라고", "라는", "이나", "에는", "에도", "와는", "과는", "께서", "마다",
 	"조차", "밖에", "이라", "이든", "이며", "이요",
 	"은", "는", "이", "가", "을", "를", "에", "의", "로", "와", "과", "도", "만", "랑", "나", "요",
-	// verb, adjective and copula endings
+}
+
+// koreanEndings are verb, adjective and copula endings.
+var koreanEndings = []string{
 	"하겠습니다", "했습니다", "합니다", "입니다", "습니다", "됩니다", "했어요", "하셨어요", "했는데",
 	"하는데", "할게요", "합시다", "이에요", "였어요", "해요", "했고", "하고", "하는", "하면", "해서",
 	"해야", "했던", "인데", "예요", "이죠", "하죠", "했죠", "하기", "하자", "되는", "되고", "돼요",
 	"되면", "됐어요", "됐습니다", "하다", "되다", "이다", "네요", "군요", "어요", "아요", "시다",
+	"나요", "니다", "세요", "어서", "아서", "지만", "는데", "니까", "려고", "도록", "었어요", "았어요",
 	"된", "할", "한", "했", "다", "죠",
-})
+}
+
+// koreanEnding is koreanEndings as a set.
+var koreanEnding = set(strings.Join(koreanEndings, " "))
 
 // koreanTopicObject are the one-syllable markers stripped even from
 // two-syllable words ("팀은" → "팀").

@@ -68,8 +68,9 @@ func TestFillerTurn(t *testing.T) {
 		{"", true}, {"Yeah , the battery .", false}, {"네, 배터리요", false},
 	}
 	for _, tt := range tests {
-		if got := fillerTurn(tokenize(tt.give)); got != tt.want {
-			t.Errorf("fillerTurn(%q) = %v, want %v", tt.give, got, tt.want)
+		a := analyse(tt.give)
+		if got := len(a.bag) == 0 && a.nwords == 0; got != tt.want {
+			t.Errorf("filler(%q) = %v, want %v", tt.give, got, tt.want)
 		}
 	}
 }
@@ -84,6 +85,21 @@ func TestMarkupLen(t *testing.T) {
 	for _, tt := range tests {
 		if got := markupLen(tt.give); got != tt.want {
 			t.Errorf("markupLen(%q) = %d, want %d", tt.give, got, tt.want)
+		}
+	}
+}
+
+func TestTokenizeOtherScripts(t *testing.T) {
+	tests := []struct {
+		give, want string
+	}{
+		{give: "th the UI and TV wh", want: "ui tv"},
+		{give: "会议 記録", want: "会议 記録"},
+		{give: "invalid \xff utf8", want: "invalid utf8"},
+	}
+	for _, tt := range tests {
+		if got := terms(tt.give); got != tt.want {
+			t.Errorf("terms(%q) = %q, want %q", tt.give, got, tt.want)
 		}
 	}
 }

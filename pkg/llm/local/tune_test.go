@@ -23,18 +23,33 @@ func TestTuneSegmenter(t *testing.T) {
 		t.Skip("set MITHUB_TUNE=1 to sweep segmenter parameters on QMSum train")
 	}
 	train, val := loadSplit(t, "train"), loadSplit(t, "val")
+	for _, split := range []struct {
+		name     string
+		meetings []*qmsum.Meeting
+	}{{"train", train}, {"val", val}} {
+		def, _ := evaluate(t, local.NewSegmenter(local.SegmenterConfig{}), split.meetings)
+		chunks, _ := evaluate(t, chunkBaseline{}, split.meetings)
+		one, _ := evaluate(t, oneTopicBaseline{}, split.meetings)
+		t.Logf("%s: defaults Pk=%.4f WD=%.4f (%d topics, reference %d) | one topic per chunk Pk=%.4f WD=%.4f | "+
+			"one topic Pk=%.4f WD=%.4f", split.name, def.pk, def.wd, def.topic, def.ref, chunks.pk, chunks.wd, one.pk, one.wd)
+	}
 	var configs []local.SegmenterConfig
-	for _, block := range []int{80, 120, 180} {
+	for _, block := range []int{250, 400} {
 		for _, smooth := range []int{1, 2} {
-			for _, floor := range []float64{0.3, 0.4, 0.5, 0.6, 0.7} {
-				for _, cue := range []float64{0.01, 0.2, 0.4, 0.6} {
-					for _, minTopic := range []time.Duration{3 * time.Minute, 5 * time.Minute, 8 * time.Minute} {
-						for _, norm := range []float64{0.5, 1} {
-							for _, tail := range []int{30, 60} {
-								configs = append(configs, local.SegmenterConfig{
-									BlockWords: block, Smoothing: smooth, DepthC: -1.5, MinDepth: floor, CueWeight: cue,
-									MinTopic: minTopic, TailWords: tail, TurnNorm: norm, Zero: true,
-								})
+			for _, c := range []float64{-1.5, -2} {
+				for _, score := range []float64{1.1, 1.4, 1.7} {
+					for _, cue := range []float64{1.5, 2} {
+						for _, length := range []float64{1.5, 2} {
+							for _, long := range []int{120, 160} {
+								for _, minTopic := range []time.Duration{5 * time.Minute, 8 * time.Minute} {
+									for _, tail := range []int{60, 100} {
+										configs = append(configs, local.SegmenterConfig{
+											BlockWords: block, Smoothing: smooth, CutoffC: c, MinScore: score,
+											CueWeight: cue, LengthWeight: length, LongTurnWords: long,
+											MinTopic: minTopic, TailWords: tail,
+										})
+									}
+								}
 							}
 						}
 					}
@@ -89,8 +104,10 @@ func sweep(t *testing.T, meetings []*qmsum.Meeting, configs []local.SegmenterCon
 }
 
 func describe(c local.SegmenterConfig) string {
-	return fmt.Sprintf("block=%d smooth=%d c=%.2f floor=%.2f cue=%.2f min=%v tail=%d norm=%.2f",
-		c.BlockWords, c.Smoothing, c.DepthC, c.MinDepth, c.CueWeight, c.MinTopic, c.TailWords, c.TurnNorm)
+	return fmt.Sprintf("BlockWords=%d Smoothing=%d CutoffC=%.2f MinScore=%.2f CueWeight=%.2f LengthWeight=%.2f "+
+		"LongTurnWords=%d MinTopic=%v TailWords=%d",
+		c.BlockWords, c.Smoothing, c.CutoffC, c.MinScore, c.CueWeight, c.LengthWeight, c.LongTurnWords,
+		c.MinTopic, c.TailWords)
 }
 
 // BenchmarkSweepConfig measures one configuration's pass over QMSum train
