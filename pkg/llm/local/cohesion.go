@@ -27,13 +27,13 @@ func denseVecs(bags []bag) ([][]entry, int) {
 	vecs := make([][]entry, len(bags))
 	for i, b := range bags {
 		vec := make([]entry, 0, len(b))
-		for h, v := range b {
-			id, ok := ids[h]
+		for _, f := range b {
+			id, ok := ids[f.h]
 			if !ok {
 				id = int32(len(ids))
-				ids[h] = id
+				ids[f.h] = id
 			}
-			vec = append(vec, entry{id: id, v: v})
+			vec = append(vec, entry{id: id, v: f.v})
 		}
 		vecs[i] = vec
 	}

@@ -57,18 +57,20 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 func (e *Embedder) embed(text string) ([]float32, error) {
-	c := make(counter)
-	countFeatures(c, tokenize(text), true)
+	words := tokenize(text)
+	c := newCounter(words)
+	countFeatures(c, words, true)
 	if len(c) == 0 {
 		return nil, ErrNoFeatures
 	}
 	acc := make([]float64, e.dim)
-	for h, w := range c.bag() {
-		idx := (h & 0xffffffff) % uint64(e.dim)
-		if h>>63 == 1 {
-			w = -w
+	for _, f := range c.bag() { // in hash order: the same sums on every run
+		idx := (f.h & 0xffffffff) % uint64(e.dim)
+		if f.h>>63 == 1 {
+			acc[idx] -= f.v
+		} else {
+			acc[idx] += f.v
 		}
-		acc[idx] += w
 	}
 	norm := 0.0
 	for _, x := range acc {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/mithub/mithub/pkg/apiclient"
@@ -113,30 +115,47 @@ type score struct {
 	ref, topic int // reference segments, hypothesis topics
 }
 
-// evaluate replays every meeting and scores it against the reference.
+// evaluate replays every meeting, GOMAXPROCS at a time, and scores it
+// against the reference.
 func evaluate(tb testing.TB, seg meetingctx.Segmenter, meetings []*qmsum.Meeting) (mean score, all []score) {
 	tb.Helper()
-	ctx := context.Background()
-	for _, m := range meetings {
-		turns := meetingTurns(m)
-		topics, err := replay(ctx, seg, turns)
-		if err != nil {
-			tb.Fatalf("%s: %v", m.Name, err)
+	all = make([]score, len(meetings))
+	errs := make([]error, len(meetings))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, m := range meetings {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			all[i], errs[i] = evaluateMeeting(seg, m)
+		})
+	}
+	wg.Wait()
+	for i, s := range all {
+		if errs[i] != nil {
+			tb.Fatalf("%s: %v", meetings[i].Name, errs[i])
 		}
-		ref := segeval.ReferenceLabels(m)
-		hyp := segeval.HypothesisLabels(len(turns), topics)
-		k := segeval.DefaultK(ref)
-		s := score{
-			name: m.Name, k: k, pk: segeval.Pk(ref, hyp, k), wd: segeval.WindowDiff(ref, hyp, k),
-			ref: segeval.Segments(ref), topic: segeval.Segments(hyp),
-		}
-		all = append(all, s)
 		mean.pk += s.pk / float64(len(meetings))
 		mean.wd += s.wd / float64(len(meetings))
 		mean.ref += s.ref
 		mean.topic += s.topic
 	}
 	return mean, all
+}
+
+func evaluateMeeting(seg meetingctx.Segmenter, m *qmsum.Meeting) (score, error) {
+	turns := meetingTurns(m)
+	topics, err := replay(context.Background(), seg, turns)
+	if err != nil {
+		return score{}, err
+	}
+	ref := segeval.ReferenceLabels(m)
+	hyp := segeval.HypothesisLabels(len(turns), topics)
+	k := segeval.DefaultK(ref)
+	return score{
+		name: m.Name, k: k, pk: segeval.Pk(ref, hyp, k), wd: segeval.WindowDiff(ref, hyp, k),
+		ref: segeval.Segments(ref), topic: segeval.Segments(hyp),
+	}, nil
 }
 
 // chunkBaseline opens one topic per chunk: the predecessor's behaviour.

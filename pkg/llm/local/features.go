@@ -1,7 +1,9 @@
 package local
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -25,8 +27,15 @@ var kindWeight = [...]float64{
 	kindStopword:   0.5,
 }
 
-// bag is a sparse feature vector: feature hash → weight.
-type bag map[uint64]float64
+// feature is one weighted feature, keyed by its hash.
+type feature struct {
+	h uint64
+	v float64
+}
+
+// bag is a sparse feature vector sorted by hash, so that sums over it run
+// in the same order on every run.
+type bag []feature
 
 // featureCount is how often a feature occurs, with its kind.
 type featureCount struct {
@@ -34,8 +43,18 @@ type featureCount struct {
 	kind byte
 }
 
+// weight is kindWeight × (1 + ln tf): sub-linear term frequency.
+func (fc featureCount) weight() float64 {
+	return kindWeight[fc.kind] * (1 + math.Log(float64(fc.n)))
+}
+
 // counter collects feature counts of a text.
 type counter map[uint64]featureCount
+
+// newCounter returns a counter sized for the features of words.
+func newCounter(words []word) counter {
+	return make(counter, 8*len(words))
+}
 
 func (c counter) add(h uint64, kind byte) {
 	fc := c[h]
@@ -44,13 +63,13 @@ func (c counter) add(h uint64, kind byte) {
 	c[h] = fc
 }
 
-// bag turns counts into weights with sub-linear term frequency,
-// kindWeight × (1 + ln tf).
+// bag turns counts into weights, sorted by hash.
 func (c counter) bag() bag {
-	b := make(bag, len(c))
+	b := make(bag, 0, len(c))
 	for h, fc := range c {
-		b[h] = kindWeight[fc.kind] * (1 + math.Log(float64(fc.n)))
+		b = append(b, feature{h: h, v: fc.weight()})
 	}
+	slices.SortFunc(b, func(x, y feature) int { return cmp.Compare(x.h, y.h) })
 	return b
 }
 
@@ -147,30 +166,53 @@ func hashRunes(kind byte, rs []rune) uint64 {
 	return h
 }
 
-// add accumulates o × scale into b.
-func (b bag) add(o bag, scale float64) {
-	for h, v := range o {
-		b[h] += v * scale
+// featureBag is the feature bag of words; fillers give an empty bag.
+func featureBag(words []word) bag {
+	c := newCounter(words)
+	countFeatures(c, words, false)
+	return c.bag()
+}
+
+// sumBags returns Σ scale(b)·b over bags, sorted by hash.
+func sumBags(bags []bag, scale func(bag) float64) bag {
+	acc := make(map[uint64]float64)
+	for _, b := range bags {
+		k := scale(b)
+		for _, f := range b {
+			acc[f.h] += k * f.v
+		}
 	}
+	out := make(bag, 0, len(acc))
+	for h, v := range acc {
+		out = append(out, feature{h: h, v: v})
+	}
+	slices.SortFunc(out, func(x, y feature) int { return cmp.Compare(x.h, y.h) })
+	return out
 }
 
 // norm is the Euclidean norm.
 func (b bag) norm() float64 {
 	s := 0.0
-	for _, v := range b {
-		s += v * v
+	for _, f := range b {
+		s += f.v * f.v
 	}
 	return math.Sqrt(s)
 }
 
-// dot is the inner product.
+// dot is the inner product, a merge of the two sorted bags.
 func (b bag) dot(o bag) float64 {
-	if len(o) < len(b) {
-		b, o = o, b
-	}
 	s := 0.0
-	for h, v := range b {
-		s += v * o[h]
+	for i, j := 0, 0; i < len(b) && j < len(o); {
+		switch {
+		case b[i].h < o[j].h:
+			i++
+		case b[i].h > o[j].h:
+			j++
+		default:
+			s += b[i].v * o[j].v
+			i++
+			j++
+		}
 	}
 	return s
 }

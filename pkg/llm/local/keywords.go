@@ -191,10 +191,13 @@ func overlaps(a, b []string) bool {
 }
 
 // displayForm is how a word appears in keywords: Hangul words without
-// their particles, other words as written (lowercased).
+// their particles, acronyms in capitals, other words lowercased.
 func displayForm(w word) string {
-	if w.hangul {
+	switch {
+	case w.hangul:
 		return w.term
+	case w.acronym:
+		return strings.ToUpper(w.surface)
 	}
 	return w.surface
 }

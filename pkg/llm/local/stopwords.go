@@ -36,7 +36,7 @@ var englishStop = set(
 	little now today then though although however need needs want wants wanted make makes made let
 	lets put take takes come comes came tell told talk talking talked give gives use used using try
 	trying tried done else mhmm hmmm uhhuh might may must shall us cuz cos cause around across along
-	among yet guy guys gonna anyhow somewhere anywhere everywhere whether either neither`,
+	among yet guy guys gonna anyhow somewhere anywhere everywhere whether either neither mr mrs ms dr`,
 	// transcript markup words
 	`disfmarker vocalsound nonvocalsound comment gap pause laugh laughter noise inaudible`,
 )
@@ -63,5 +63,5 @@ var koreanStop = set(
 	`하 해 했 하다 한다 합니다 했습니다 해요 했어요 하는 하고 할 한 있 있다 있어 있어요 있습니다 있는
 	없 없다 없어요 없습니다 없는 같 같아요 같습니다 같은 되 돼 된 됩니다 되는 생각 말씀 말 얘기 보 봐
 	보면 봐요 싶 싶어요 싶습니다 겠 하겠습니다 입니다 이다 아닌 아니라 가면 가서 가고 가는 갈 간 오면 와서
-	주고 주면 줘 줘요 주세요 보고 봐서 알 알고 모르 모르겠 드리 드릴게요 드리겠습니다`,
+	주고 주면 줘 줘요 주세요 보고 봐서 알 알고 모르 모르겠 드리 드릴게요 드리겠습니다 대로 끝나 끝나고 끝난 끝나면`,
 )

@@ -50,9 +50,7 @@ type doc struct {
 
 func newDoc(text string) doc {
 	words := tokenize(text)
-	c := make(counter)
-	countFeatures(c, words, false)
-	return doc{text: text, words: words, bag: c.bag()}
+	return doc{text: text, words: words, bag: featureBag(words)}
 }
 
 // summarize summarises topic; background, when it holds more turns than
@@ -82,12 +80,13 @@ func (s *Summarizer) summarize(ctx context.Context, topic, background []doc, boo
 // topic's turns, weighted by a length factor; with no content sentence it
 // falls back to the longest one. ok is false when no turn has any word.
 func centralSentence(topic []doc) (string, bool) {
-	centroid := make(bag)
+	bags := make([]bag, 0, len(topic))
 	for _, d := range topic {
-		if n := d.bag.norm(); n > 0 {
-			centroid.add(d.bag, 1/math.Sqrt(n))
+		if len(d.bag) > 0 {
+			bags = append(bags, d.bag)
 		}
 	}
+	centroid := sumBags(bags, func(b bag) float64 { return 1 / math.Sqrt(b.norm()) })
 	cnorm := centroid.norm()
 	best, bestScore := "", 0.0
 	longest := ""
@@ -104,12 +103,10 @@ func centralSentence(topic []doc) (string, bool) {
 			if utf8.RuneCountInString(sent) > utf8.RuneCountInString(longest) {
 				longest = sent
 			}
-			c := make(counter)
-			countFeatures(c, words, false)
-			if len(c) == 0 {
+			sb := featureBag(words)
+			if len(sb) == 0 {
 				continue
 			}
-			sb := c.bag()
 			score := sb.dot(centroid) / (sb.norm() * cnorm) * lengthFactor(words, sent)
 			if score > bestScore {
 				best, bestScore = sent, score

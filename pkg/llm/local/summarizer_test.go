@@ -62,6 +62,18 @@ func TestSummarize(t *testing.T) {
 			wantSummary:  "rechargeable battery",
 		},
 		{
+			name: "mixed",
+			give: textTurns(
+				"API 배포 일정은 QA 끝나고 다음 스프린트로 미루죠.",
+				"QA 테스트 케이스가 아직 절반밖에 안 됐어요.",
+				"네",
+				"그럼 API 배포는 QA 테스트 끝나는 대로 하겠습니다.",
+			),
+			wantKeywords: []string{"API 배포", "QA 테스트"},
+			wantTitle:    []string{"API 배포", "QA 테스트"},
+			wantSummary:  "API 배포",
+		},
+		{
 			name:         "korean",
 			give:         koreanTopic,
 			wantKeywords: []string{"충전식 배터리", "거치대", "단가"},

@@ -14,6 +14,8 @@ type word struct {
 	// surface is the lowercased word as written, for display.
 	surface string
 	hangul  bool
+	// acronym marks a word written in capitals ("API", "QA").
+	acronym bool
 	// predicate marks a Hangul word that lost a verb or adjective ending
 	// or ends like one ("논의했습니다", "걸리나요"): a poor keyword.
 	predicate bool
@@ -106,7 +108,7 @@ func markupLen(s string) int {
 
 func newWord(raw string, hangul bool) word {
 	surface := strings.ToLower(raw)
-	w := word{surface: surface, hangul: hangul}
+	w := word{surface: surface, hangul: hangul, acronym: isAcronym(raw)}
 	switch {
 	case hangul:
 		w.term, w.predicate = koreanTerm(surface)
@@ -120,6 +122,25 @@ func newWord(raw string, hangul bool) word {
 }
 
 func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+
+// isAcronym reports a word of two to six characters with no lowercase
+// letter and at least two capitals: "API", "QA", "N95".
+func isAcronym(raw string) bool {
+	if len(raw) < 2 || len(raw) > 6 {
+		return false
+	}
+	upper := 0
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case 'A' <= c && c <= 'Z':
+			upper++
+		case '0' <= c && c <= '9':
+		default:
+			return false
+		}
+	}
+	return upper >= 2
+}
 
 // latinTerm normalises a non-Hangul word: stop words, fillers and single
 // letters give "", plurals are folded ("batteries" → "battery").

@@ -16,9 +16,7 @@ type analysis struct {
 
 func analyse(text string) analysis {
 	a := analysis{words: tokenize(text)}
-	c := make(counter)
-	countFeatures(c, a.words, false)
-	a.bag = c.bag()
+	a.bag = featureBag(a.words)
 	for _, w := range a.words {
 		if w.content() {
 			a.nwords++
