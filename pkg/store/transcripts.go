@@ -247,3 +247,42 @@ func (s *Store) MeetingTail(ctx context.Context, tenantID, meetingID string, n i
 	}
 	return m, tail, nil
 }
+
+// TranscriptRange returns the transcripts with fromSeq <= seq <= toSeq in
+// seq order, at most limit (default 10,000).
+func (s *Store) TranscriptRange(ctx context.Context, tenantID, meetingID string, fromSeq, toSeq, limit int) ([]Transcript, error) {
+	if limit <= 0 {
+		limit = 10000
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+transcriptColumns+` FROM transcripts
+		WHERE meeting_id = $1 AND tenant_id = $2 AND seq BETWEEN $3 AND $4
+		ORDER BY seq LIMIT $5`, meetingID, tenantID, fromSeq, toSeq, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read transcripts %d..%d of %s: %w", fromSeq, toSeq, meetingID, translate(err))
+	}
+	ts, err := pgx.CollectRows(rows, pgx.RowToStructByName[Transcript])
+	if err != nil {
+		return nil, fmt.Errorf("read transcripts %d..%d of %s: %w", fromSeq, toSeq, meetingID, translate(err))
+	}
+	return ts, nil
+}
+
+// TranscriptsSince returns the last limit transcripts (default 10,000)
+// that start at or after sinceMS, in seq order.
+func (s *Store) TranscriptsSince(ctx context.Context, tenantID, meetingID string, sinceMS int64, limit int) ([]Transcript, error) {
+	if limit <= 0 {
+		limit = 10000
+	}
+	rows, err := s.pool.Query(ctx, `SELECT * FROM (
+		SELECT `+transcriptColumns+` FROM transcripts
+		WHERE meeting_id = $1 AND tenant_id = $2 AND start_ms >= $3
+		ORDER BY seq DESC LIMIT $4) t ORDER BY seq`, meetingID, tenantID, sinceMS, limit)
+	if err != nil {
+		return nil, fmt.Errorf("read transcripts of %s since %d ms: %w", meetingID, sinceMS, translate(err))
+	}
+	ts, err := pgx.CollectRows(rows, pgx.RowToStructByName[Transcript])
+	if err != nil {
+		return nil, fmt.Errorf("read transcripts of %s since %d ms: %w", meetingID, sinceMS, translate(err))
+	}
+	return ts, nil
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/services/agent-api/internal/asking"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
@@ -91,7 +92,8 @@ func (a *App) init(ctx context.Context) error {
 		return err
 	}
 	a.log.Info("topic vectors", "mode", a.store.VectorMode(), "pgvector", vec, "dim", a.cfg.Embed.Dim)
-	prov, err := newProviders(a.cfg, &http.Client{}, counter, &tokens.Corrector{})
+	corr := &tokens.Corrector{}
+	prov, err := newProviders(a.cfg, &http.Client{}, counter, corr)
 	if err != nil {
 		return err
 	}
@@ -109,10 +111,20 @@ func (a *App) init(ctx context.Context) error {
 		Name: "mithub_context_cache_size", Help: "Meetings whose context is in memory.",
 	}, func() float64 { return float64(cache.Len()) }))
 
+	model := a.cfg.LLM.Model
+	if a.cfg.LLM.Provider == config.ProviderLocal {
+		model = "local"
+	}
+	asker := &asking.Service{
+		Store: a.store, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
+		Model: model, Window: tokens.ContextWindow(model, a.cfg.LLM.ContextWindow), ReservedOutput: a.cfg.LLM.MaxOutputTokens,
+		Corrector: corr, L1Wait: a.cfg.Context.WithDefaults().L1Wait, Log: a.log,
+	}
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Store: a.store, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
 		BodyLimit: a.cfg.BodyLimit, L1Wait: a.cfg.Context.WithDefaults().L1Wait,
 		Engine: a.engine, Searcher: a.store, SearchThreshold: a.cfg.Context.WithDefaults().SearchThreshold,
+		Ask: asker,
 		Ready: map[string]health.Check{
 			"postgres": a.store.Ping,
 			"redis":    func(ctx context.Context) error { return a.redis.Ping(ctx).Err() },

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/mithub/mithub/pkg/ask"
 	"github.com/mithub/mithub/pkg/llm"
 	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/llm/openai"
@@ -18,6 +19,8 @@ type providers struct {
 	segmenter  meetingctx.Segmenter
 	summarizer meetingctx.Summarizer
 	embedder   meetingctx.Embedder
+	planner    ask.Planner
+	answerer   ask.Answerer
 }
 
 // newProviders builds the configured chat and embedding providers: the
@@ -39,9 +42,13 @@ func newProviders(cfg config.Config, hc *http.Client, counter tokens.Counter, co
 		chat := llm.Metered{Chatter: c, Count: counter.Count, Observer: corr}
 		p.segmenter = prompted.NewSegmenter(chat, prompted.Config{Model: cfg.LLM.Model})
 		p.summarizer = prompted.NewSummarizer(chat, prompted.Config{Model: cfg.LLM.Model})
+		p.planner = ask.ChatPlanner{Chat: chat, Model: cfg.LLM.Model}
+		p.answerer = ask.Chat{Chat: chat, Model: cfg.LLM.Model, MaxTokens: cfg.LLM.MaxOutputTokens}
 	default:
 		p.segmenter = local.NewSegmenter(local.SegmenterConfig{})
 		p.summarizer = local.NewSummarizer()
+		p.planner = ask.RulePlanner{}
+		p.answerer = ask.Extractive{}
 	}
 	switch cfg.Embed.Provider {
 	case config.ProviderOpenAI:

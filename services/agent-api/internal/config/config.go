@@ -85,7 +85,10 @@ type LLMConfig struct {
 	APIKey        string
 	Model         string
 	ContextWindow int
-	Timeout       time.Duration
+	// MaxOutputTokens is reserved for an answer in the prompt budget and
+	// caps it (MITHUB_LLM_MAX_OUTPUT_TOKENS, default 1024).
+	MaxOutputTokens int
+	Timeout         time.Duration
 }
 
 // EmbedConfig selects and configures the embedding provider.
@@ -128,12 +131,13 @@ func load(r *envconf.Reader) (Config, error) {
 		},
 		MaxConcurrentLLM: r.Int("MITHUB_CTX_MAX_CONCURRENT_LLM", 8, 1, 1024),
 		LLM: LLMConfig{
-			Provider:      r.OneOf("MITHUB_LLM_PROVIDER", ProviderLocal, ProviderLocal, ProviderOpenAI),
-			BaseURL:       r.String("MITHUB_LLM_BASE_URL", ""),
-			APIKey:        r.String("MITHUB_LLM_API_KEY", ""),
-			Model:         r.String("MITHUB_LLM_MODEL", ""),
-			ContextWindow: r.Int("MITHUB_LLM_CONTEXT_WINDOW", 0, 0, 100_000_000),
-			Timeout:       r.Duration("MITHUB_LLM_TIMEOUT", 60*time.Second),
+			Provider:        r.OneOf("MITHUB_LLM_PROVIDER", ProviderLocal, ProviderLocal, ProviderOpenAI),
+			BaseURL:         r.String("MITHUB_LLM_BASE_URL", ""),
+			APIKey:          r.String("MITHUB_LLM_API_KEY", ""),
+			Model:           r.String("MITHUB_LLM_MODEL", ""),
+			ContextWindow:   r.Int("MITHUB_LLM_CONTEXT_WINDOW", 0, 0, 100_000_000),
+			MaxOutputTokens: r.Int("MITHUB_LLM_MAX_OUTPUT_TOKENS", 1024, 16, 1_000_000),
+			Timeout:         r.Duration("MITHUB_LLM_TIMEOUT", 60*time.Second),
 		},
 		ShutdownTimeout: r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 15*time.Second),
 		PprofAddr:       r.String("MITHUB_PPROF_ADDR", ""),

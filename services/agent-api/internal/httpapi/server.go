@@ -16,6 +16,7 @@ import (
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/services/agent-api/internal/asking"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 )
 
@@ -48,6 +49,8 @@ type Deps struct {
 	Engine          *meetingctx.Engine
 	Searcher        TopicSearcher
 	SearchThreshold float64
+	// Ask answers questions about meetings.
+	Ask *asking.Service
 }
 
 // Server holds the handlers' dependencies.
@@ -88,6 +91,7 @@ func New(d Deps) *fiber.App {
 	v1.Post("/meetings/:id/utterances", s.postUtterances)
 	v1.Post("/meetings/:id/sync", s.syncMeeting)
 	v1.Get("/meetings/:id/context", s.getContext)
+	v1.Post("/meetings/:id/ask", s.ask)
 	v1.Get("/meetings/:id/topics", s.getTopics)
 	v1.Get("/search", s.search)
 

@@ -14,12 +14,14 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/mithub/mithub/pkg/ask"
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/services/agent-api/internal/asking"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
 )
@@ -35,6 +37,24 @@ type harness struct {
 type harnessOpts struct {
 	cacheSize int
 	bodyLimit int
+	// engine, l1Wait, planner and answerer default to the local
+	// providers and a 5 s wait.
+	engine   *meetingctx.Engine
+	l1Wait   time.Duration
+	planner  ask.Planner
+	answerer ask.Answerer
+}
+
+// askService is the ask path as agent-api wires it.
+func askService(st *store.Store, cache *contexts.Cache, counter tokens.Counter, o harnessOpts) *asking.Service {
+	if o.planner == nil {
+		o.planner, o.answerer = ask.RulePlanner{}, ask.Extractive{}
+	}
+	return &asking.Service{
+		Store: st, Contexts: cache, Planner: o.planner, Answerer: o.answerer, Counter: counter,
+		Model: "local", Window: tokens.ContextWindow("local", 0), ReservedOutput: 1024, L1Wait: o.l1Wait,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
 }
 
 func newHarness(t testing.TB, o harnessOpts) *harness {
@@ -45,6 +65,9 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	if o.bodyLimit == 0 {
 		o.bodyLimit = 1 << 20
 	}
+	if o.l1Wait == 0 {
+		o.l1Wait = 5 * time.Second
+	}
 	st := storetest.New(t)
 	counter, err := tokens.ForEncoding(tokens.CL100K)
 	if err != nil {
@@ -52,14 +75,18 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	}
 	reg := prometheus.NewRegistry()
 	metrics := httpapi.NewMetrics(reg)
-	eng := newEngine(t, st)
+	eng := o.engine
+	if eng == nil {
+		eng = newEngine(t, st)
+	}
 	cache := contexts.New(st, meetingctx.Config{}, eng, o.cacheSize, time.Hour, contexts.Observer{})
 	app := httpapi.New(httpapi.Deps{
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Store: st, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
-		BodyLimit: o.bodyLimit, L1Wait: 5 * time.Second,
+		BodyLimit: o.bodyLimit, L1Wait: o.l1Wait,
 		Engine: eng, Searcher: st, SearchThreshold: 0.3,
 		Ready: map[string]health.Check{"postgres": st.Ping},
+		Ask:   askService(st, cache, counter, o),
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache}
 }
@@ -242,6 +269,7 @@ func newHarnessOnStore(t *testing.T, h *harness) *harness {
 		Store: h.store, Contexts: cache, Tokens: counter, Metrics: httpapi.NewMetrics(reg), Registry: reg,
 		BodyLimit: 1 << 20, L1Wait: 5 * time.Second,
 		Engine: eng, Searcher: h.store, SearchThreshold: 0.3,
+		Ask: askService(h.store, cache, counter, harnessOpts{l1Wait: 5 * time.Second}),
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: h.store, cache: cache}
 }

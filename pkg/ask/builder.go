@@ -1,0 +1,458 @@
+package ask
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/tokens"
+)
+
+// Facts are the meeting's header.
+type Facts struct {
+	ID        string
+	Title     string
+	Language  string
+	Status    string
+	StartedAt time.Time
+	Turns     int
+}
+
+// SearchedTopic is a topic that matched the question, with its turns.
+type SearchedTopic struct {
+	Topic meetingctx.ScoredTopic
+	Turns []meetingctx.Turn
+}
+
+// Input is everything a context may be built from. Only what fits the
+// budget is used, in the priority order of the call type (see Build).
+type Input struct {
+	Call     Call
+	Question string
+	// System overrides the call type's default system prompt.
+	System   string
+	Facts    Facts
+	Previous *Exchange
+	// Searched are the topics that matched the question, best first, each
+	// with its turns in the order they should claim the budget (best
+	// first); they are shown in meeting order.
+	Searched []SearchedTopic
+	// Recent is L0: the last turns, oldest first.
+	Recent []meetingctx.Turn
+	// Pending are the turns not yet in a topic, oldest first.
+	Pending []meetingctx.Turn
+	// Since are the turns of the catch-up period (CallCatchUp) or the whole
+	// transcript (CallPR), oldest first.
+	Since []meetingctx.Turn
+	// SinceMS starts the catch-up period; CallCatchUp never includes a
+	// turn that starts before it.
+	SinceMS    int64
+	Topics     []meetingctx.Topic
+	Speakers   []meetingctx.Speaker
+	MemoryBank string
+	// Counter counts tokens; Budget is the prompt budget
+	// (tokens.Budget.Available()).
+	Counter tokens.Counter
+	Budget  int
+}
+
+// Context is a packed prompt.
+type Context struct {
+	// System is the system message: instructions and the packed sections.
+	System string
+	// User is the user message: the question.
+	User string
+	// Turns are the turns in the prompt; the line numbered [n] is Turns[n-1].
+	Turns []meetingctx.Turn
+	// Sections accounts for every candidate section in priority order.
+	Sections []Section
+	// Total counts System and User plus message framing; it never exceeds
+	// Budget unless the system prompt and question alone do.
+	Total  int
+	Budget int
+}
+
+// Section is the accounting of one part of the context.
+type Section struct {
+	Name string `json:"name"`
+	// Tokens used; Items included of Offered (turns, topics, speakers, or
+	// 1 for a text block).
+	Tokens    int  `json:"tokens"`
+	Items     int  `json:"items"`
+	Offered   int  `json:"offered"`
+	Truncated bool `json:"truncated"`
+}
+
+// FramingTokens is what chat message framing adds around two messages.
+const FramingTokens = 12
+
+// Section names, also the priority order in Build's documentation.
+const (
+	secFacts    = "meeting"
+	secPrevious = "previous_exchange"
+	secSearched = "searched_topics"
+	secPending  = "pending_turns"
+	secRecent   = "recent_turns"
+	secSince    = "period_turns"
+	secTopics   = "topics"
+	secSpeakers = "speakers"
+	secMemory   = "memory_bank"
+)
+
+// priorities lists, per call type, the order in which sections claim the
+// budget after the system prompt and the question (always kept):
+//
+//	answer:   meeting, previous exchange, searched topics' turns (best
+//	          topic first), pending turns (newest first), recent turns
+//	          (newest first), topic list, speakers, memory bank
+//	catch_up: meeting, topics of the period, period turns (newest first),
+//	          speakers, memory bank
+//	pr:       meeting, topic list, whole transcript (oldest first),
+//	          speakers, memory bank
+//	summary:  meeting, topic list, pending turns, recent turns, speakers,
+//	          memory bank
+var priorities = map[Call][]string{
+	CallAnswer:  {secFacts, secPrevious, secSearched, secPending, secRecent, secTopics, secSpeakers, secMemory},
+	CallCatchUp: {secFacts, secTopics, secSince, secSpeakers, secMemory},
+	CallPR:      {secFacts, secTopics, secSince, secSpeakers, secMemory},
+	CallSummary: {secFacts, secTopics, secPending, secRecent, secSpeakers, secMemory},
+}
+
+// order is the reading order of sections in the prompt.
+var order = []string{secFacts, secMemory, secSpeakers, secTopics, secSearched, secSince, secRecent, secPending, secPrevious}
+
+// Build packs in into its budget. The system prompt and the question are
+// always kept; sections are then admitted in the call type's priority
+// order, turn by turn (a turn is never cut), so the result fits the budget
+// whenever the system prompt and the question do.
+func Build(in Input) (Context, error) {
+	if !in.Call.Valid() {
+		return Context{}, fmt.Errorf("unknown call type %q", in.Call)
+	}
+	if in.Counter == nil {
+		return Context{}, fmt.Errorf("build context: no token counter")
+	}
+	system := in.System
+	if system == "" {
+		system = defaultSystem[in.Call]
+	}
+	user := in.Question
+	if user == "" {
+		user = defaultQuestion[in.Call]
+	}
+	// Sections are counted apart; the joined text counts the same or a
+	// little less. Should a join ever count more, pack again into a budget
+	// smaller by the difference.
+	budget := in.Budget
+	for {
+		b := builder{in: in, budget: budget, seen: map[int]bool{}, text: map[string]string{}, turns: map[string][]meetingctx.Turn{}}
+		b.used = in.Counter.Count(system) + in.Counter.Count(user) + FramingTokens
+		for _, name := range priorities[in.Call] {
+			b.admit(name)
+		}
+		out := b.render(system, user)
+		if out.Total <= in.Budget || b.optional() == 0 {
+			return out, nil
+		}
+		budget -= out.Total - in.Budget
+	}
+}
+
+// optional is the number of tokens admitted beyond the required parts.
+func (b *builder) optional() int {
+	n := 0
+	for _, s := range b.secs {
+		n += s.Tokens
+	}
+	return n
+}
+
+type builder struct {
+	in     Input
+	budget int
+	used   int
+	seen   map[int]bool // seqs already admitted
+	text   map[string]string
+	turns  map[string][]meetingctx.Turn
+	secs   []Section
+}
+
+func (b *builder) room() int { return b.budget - b.used }
+
+// heading charges a section's heading when its first item is admitted.
+func (b *builder) heading(name string) int {
+	return b.in.Counter.Count("\n\n" + headings[name] + "\n")
+}
+
+func (b *builder) admit(name string) {
+	in := b.in
+	switch name {
+	case secFacts:
+		b.block(name, factsText(in.Facts), false)
+	case secPrevious:
+		if in.Previous != nil {
+			b.block(name, previousText(in.Previous), true)
+		}
+	case secSearched:
+		var ts []meetingctx.Turn
+		for _, st := range in.Searched {
+			ts = append(ts, st.Turns...)
+		}
+		b.turnList(name, ts, false)
+	case secPending:
+		b.turnList(name, b.period(in.Pending), true)
+	case secRecent:
+		b.turnList(name, b.period(in.Recent), true)
+	case secSince:
+		b.turnList(name, b.period(in.Since), in.Call != CallPR)
+	case secTopics:
+		b.topicList(name)
+	case secSpeakers:
+		b.block(name, speakersText(in.Speakers), true)
+	case secMemory:
+		b.block(name, strings.TrimSpace(in.MemoryBank), true)
+	}
+}
+
+// period drops turns before the catch-up start.
+func (b *builder) period(ts []meetingctx.Turn) []meetingctx.Turn {
+	if b.in.Call != CallCatchUp {
+		return ts
+	}
+	out := make([]meetingctx.Turn, 0, len(ts))
+	for _, t := range ts {
+		if t.StartMS >= b.in.SinceMS {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// block admits a text section whole, or cut at a line end when cut is
+// allowed.
+func (b *builder) block(name, text string, cut bool) {
+	if text == "" {
+		return
+	}
+	sec := Section{Name: name, Offered: 1}
+	h := b.heading(name)
+	b.used += h
+	defer func() {
+		if b.text[name] == "" {
+			b.used -= h
+		}
+	}()
+	text += "\n"
+	n := b.in.Counter.Count(text)
+	if n > b.room() && cut {
+		lines := strings.SplitAfter(text, "\n")
+		var kept strings.Builder
+		k := 0
+		for _, l := range lines {
+			c := b.in.Counter.Count(l)
+			if k+c > b.room() {
+				break
+			}
+			kept.WriteString(l)
+			k += c
+		}
+		text, n, sec.Truncated = kept.String(), k, true
+	}
+	if n == 0 || n > b.room() {
+		b.secs = append(b.secs, sec)
+		return
+	}
+	b.used += n
+	sec.Tokens, sec.Items = n+h, 1
+	b.text[name] = text
+	b.secs = append(b.secs, sec)
+}
+
+// turnList admits turns one by one (newest first when newestFirst) while
+// they fit; a turn already admitted by another section is skipped.
+func (b *builder) turnList(name string, ts []meetingctx.Turn, newestFirst bool) {
+	sec := Section{Name: name}
+	var kept []meetingctx.Turn
+	full := false
+	for i := range ts {
+		t := ts[i]
+		if newestFirst {
+			t = ts[len(ts)-1-i]
+		}
+		if b.seen[t.Seq] {
+			continue
+		}
+		sec.Offered++
+		if full {
+			continue
+		}
+		// The number is not known yet; count the widest it can be.
+		n := b.in.Counter.Count(turnLine(999999, t))
+		if len(kept) == 0 {
+			n += b.heading(name)
+		}
+		if n > b.room() {
+			full, sec.Truncated = true, true
+			continue
+		}
+		b.used += n
+		sec.Tokens += n
+		b.seen[t.Seq] = true
+		kept = append(kept, t)
+	}
+	// Shown in meeting order, whatever order they were admitted in.
+	slices.SortFunc(kept, func(a, b meetingctx.Turn) int { return a.Seq - b.Seq })
+	sec.Items = len(kept)
+	b.turns[name] = kept
+	b.secs = append(b.secs, sec)
+}
+
+// topicList admits topic summaries, oldest first; for catch-up only the
+// topics that reach into the period.
+func (b *builder) topicList(name string) {
+	sec := Section{Name: name}
+	var sb strings.Builder
+	for _, t := range b.in.Topics {
+		if b.in.Call == CallCatchUp && t.EndMS < b.in.SinceMS {
+			continue
+		}
+		sec.Offered++
+		line := topicLine(t)
+		n := b.in.Counter.Count(line)
+		if sec.Items == 0 {
+			n += b.heading(name)
+		}
+		if n > b.room() {
+			sec.Truncated = true
+			break
+		}
+		b.used += n
+		sec.Tokens += n
+		sec.Items++
+		sb.WriteString(line)
+	}
+	b.text[name] = sb.String()
+	b.secs = append(b.secs, sec)
+}
+
+var headings = map[string]string{
+	secFacts:    "## Meeting",
+	secPrevious: "## Previous exchange in this thread",
+	secSearched: "## Turns of the topics that match the question",
+	secPending:  "## Latest turns, not yet grouped into topics",
+	secRecent:   "## Recent turns",
+	secSince:    "## Turns of the period",
+	secTopics:   "## Topics so far",
+	secSpeakers: "## Speakers",
+	secMemory:   "## Team memory bank",
+}
+
+// render writes the admitted sections in reading order and numbers the
+// turns. Headings are counted into the total.
+func (b *builder) render(system, user string) Context {
+	out := Context{User: user, Budget: b.in.Budget, Sections: b.secs}
+	var sb strings.Builder
+	sb.WriteString(system)
+	for _, name := range order {
+		if ts := b.turns[name]; len(ts) > 0 {
+			sb.WriteString("\n\n" + headings[name] + "\n")
+			for _, t := range ts {
+				out.Turns = append(out.Turns, t)
+				sb.WriteString(turnLine(len(out.Turns), t))
+			}
+			continue
+		}
+		if tx := b.text[name]; tx != "" {
+			sb.WriteString("\n\n" + headings[name] + "\n" + tx)
+		}
+	}
+	out.System = sb.String()
+	out.Total = b.in.Counter.Count(out.System) + b.in.Counter.Count(user) + FramingTokens
+	return out
+}
+
+func turnLine(n int, t meetingctx.Turn) string {
+	name := t.SpeakerName
+	if name == "" {
+		name = t.SpeakerID
+	}
+	conf := ""
+	if t.Confidence > 0 && t.Confidence < LowConfidence {
+		conf = " (low transcription confidence)"
+	}
+	return fmt.Sprintf("[%d] %s %s%s: %s\n", n, Clock(t.StartMS), name, conf, oneLine(t.Text))
+}
+
+func topicLine(t meetingctx.Topic) string {
+	kw := ""
+	if len(t.Keywords) > 0 {
+		kw = " [" + strings.Join(t.Keywords, ", ") + "]"
+	}
+	return fmt.Sprintf("- %s–%s %s%s: %s\n", Clock(t.StartMS), Clock(t.EndMS), oneLine(t.Title), kw, oneLine(t.Summary))
+}
+
+func factsText(f Facts) string {
+	var sb strings.Builder
+	if f.Title != "" {
+		fmt.Fprintf(&sb, "Title: %s\n", oneLine(f.Title))
+	}
+	if f.Language != "" {
+		fmt.Fprintf(&sb, "Language: %s\n", f.Language)
+	}
+	if f.Status != "" {
+		fmt.Fprintf(&sb, "Status: %s\n", f.Status)
+	}
+	if !f.StartedAt.IsZero() {
+		fmt.Fprintf(&sb, "Started: %s\n", f.StartedAt.UTC().Format(time.RFC3339))
+	}
+	if f.Turns > 0 {
+		fmt.Fprintf(&sb, "Turns so far: %d\n", f.Turns)
+	}
+	return strings.TrimSuffix(sb.String(), "\n")
+}
+
+func previousText(p *Exchange) string {
+	return "Q: " + oneLine(p.Question) + "\nA: " + oneLine(p.Answer)
+}
+
+func speakersText(ss []meetingctx.Speaker) string {
+	var sb strings.Builder
+	for _, s := range ss {
+		name := s.Name
+		if name == "" {
+			name = s.ID
+		}
+		fmt.Fprintf(&sb, "- %s (%s): %d turns, %s talk time, last spoke at %s\n",
+			oneLine(name), s.Role, s.Turns, Clock(s.TalkMS), Clock(s.LastSpokeMS))
+	}
+	return strings.TrimSuffix(sb.String(), "\n")
+}
+
+// oneLine keeps a prompt line on one line.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+var defaultSystem = map[Call]string{
+	CallAnswer: "You are MitHub, an assistant taking part in a live meeting. Answer the question using only " +
+		"the meeting context below. Cite the numbered transcript lines you rely on as [n]. If the context " +
+		"does not contain the answer, say so. Answer in the language of the question, briefly.",
+	CallCatchUp: "You are MitHub, an assistant taking part in a live meeting. Someone missed part of it: tell " +
+		"them what was said in the period below — topics, decisions, open questions — citing the numbered " +
+		"transcript lines as [n]. Answer in the language of the request, briefly.",
+	CallPR: "You are MitHub. From the meeting below, extract the agenda, decisions, action items (owner, due " +
+		"date when stated) and open questions, citing transcript lines as [n].",
+	CallSummary: "You are MitHub. Summarise the meeting so far in a few sentences, citing transcript lines as [n].",
+}
+
+var defaultQuestion = map[Call]string{
+	CallAnswer:  "",
+	CallCatchUp: "What did I miss?",
+	CallPR:      "Extract the meeting report.",
+	CallSummary: "Summarise the meeting so far.",
+}

@@ -1,0 +1,153 @@
+package ask_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/tokens"
+)
+
+var words = strings.Fields(`budget schedule design remote control battery 회의 예산 일정 디자인 리모컨 배터리
+	the team agreed that we should ship the prototype next week 다음 주까지 시제품을 완성하기로 했습니다
+	marketing research shows users want fewer buttons 사용자들은 버튼이 적은 것을 원합니다 decision action`)
+
+func randomTurns(rng *rand.Rand, c tokens.Counter, n int) []meetingctx.Turn {
+	ts := make([]meetingctx.Turn, n)
+	var at int64
+	for i := range ts {
+		var sb strings.Builder
+		for w := 0; w < 3+rng.IntN(60); w++ {
+			sb.WriteString(words[rng.IntN(len(words))] + " ")
+		}
+		at += int64(1000 + rng.IntN(20000))
+		text := strings.TrimSpace(sb.String())
+		ts[i] = meetingctx.Turn{
+			Seq: i, SegmentID: fmt.Sprint(i), SpeakerID: fmt.Sprintf("s%d", rng.IntN(4)), SpeakerName: fmt.Sprintf("Speaker %d", rng.IntN(4)),
+			Text: text, StartMS: at, EndMS: at + 900, Confidence: rng.Float32(), Tokens: c.Count(text),
+		}
+	}
+	return ts
+}
+
+func randomInput(rng *rand.Rand, c tokens.Counter, call ask.Call, window int) ask.Input {
+	turns := randomTurns(rng, c, 1+rng.IntN(600))
+	var topics []meetingctx.Topic
+	for start := 0; start < len(turns); {
+		end := min(start+5+rng.IntN(60), len(turns)-1)
+		topics = append(topics, meetingctx.Topic{Seq: len(topics), Title: "topic " + fmt.Sprint(len(topics)),
+			Summary: turns[start].Text, Keywords: []string{"예산", "budget"}, StartSeq: start, EndSeq: end,
+			StartMS: turns[start].StartMS, EndMS: turns[end].EndMS})
+		start = end + 1
+	}
+	cut := rng.IntN(len(turns))
+	in := ask.Input{
+		Call: call, Question: "What did we decide about the 예산 budget? " + strings.Repeat("really ", rng.IntN(20)),
+		Facts:   ask.Facts{ID: "m1", Title: "Design review 디자인 리뷰", Language: "ko", Turns: len(turns)},
+		Pending: turns[cut:], Recent: turns[max(0, len(turns)-25):], Topics: topics,
+		Speakers:   []meetingctx.Speaker{{ID: "s1", Name: "Kim", Turns: 3, Role: "facilitator"}},
+		MemoryBank: strings.Repeat("Decision ledger entry. 결정 사항. ", rng.IntN(3000)),
+		Counter:    c, Budget: tokens.NewBudget(window, 1024).Available(),
+	}
+	if rng.IntN(2) == 0 {
+		in.Previous = &ask.Exchange{Question: "who owns the budget?", Answer: strings.Repeat("Kim does. ", 30)}
+	}
+	for _, tp := range topics[:min(3, len(topics))] {
+		in.Searched = append(in.Searched, ask.SearchedTopic{Topic: meetingctx.ScoredTopic{Topic: tp}, Turns: turns[tp.StartSeq : tp.EndSeq+1]})
+	}
+	switch call {
+	case ask.CallCatchUp:
+		in.SinceMS = turns[rng.IntN(len(turns))].StartMS
+		in.Since = turns // the builder must drop what is before SinceMS
+	case ask.CallPR:
+		in.Since = turns
+	}
+	return in
+}
+
+// For any meeting and window, the packed context fits the budget, keeps
+// the question, numbers every turn it shows, and a catch-up shows no turn
+// from before the period.
+func TestBuildProperties(t *testing.T) {
+	c, err := tokens.ForEncoding(tokens.CL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, window := range []int{4096, 8192, 128_000} {
+		for _, call := range []ask.Call{ask.CallAnswer, ask.CallCatchUp, ask.CallPR, ask.CallSummary} {
+			for i := range 25 {
+				in := randomInput(rng, c, call, window)
+				got, err := ask.Build(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("window %d %s #%d", window, call, i)
+				if real := c.Count(got.System) + c.Count(got.User) + ask.FramingTokens; real != got.Total || got.Total > in.Budget {
+					t.Fatalf("%s: total %d (recount %d) over budget %d", name, got.Total, real, in.Budget)
+				}
+				if got.User != in.Question {
+					t.Fatalf("%s: question not kept: %q", name, got.User)
+				}
+				seen := map[int]bool{}
+				for n, turn := range got.Turns {
+					if !strings.Contains(got.System, fmt.Sprintf("[%d] %s", n+1, ask.Clock(turn.StartMS))) {
+						t.Fatalf("%s: turn [%d] not in the prompt", name, n+1)
+					}
+					if seen[turn.Seq] {
+						t.Fatalf("%s: turn seq %d shown twice", name, turn.Seq)
+					}
+					seen[turn.Seq] = true
+					if call == ask.CallCatchUp && turn.StartMS < in.SinceMS {
+						t.Fatalf("%s: catch-up shows turn at %d ms before since_ms %d", name, turn.StartMS, in.SinceMS)
+					}
+				}
+				if len(got.Turns) == 0 {
+					t.Fatalf("%s: no turn fits %d tokens", name, in.Budget)
+				}
+			}
+		}
+	}
+}
+
+// Sections claim the budget in priority order: with room for little,
+// the searched topics' turns win over the memory bank.
+func TestBuildPriority(t *testing.T) {
+	c, _ := tokens.ForEncoding(tokens.CL100K)
+	turns := randomTurns(rand.New(rand.NewPCG(3, 4)), c, 40)
+	in := ask.Input{
+		Call: ask.CallAnswer, Question: "what about the battery?", Counter: c,
+		Searched:   []ask.SearchedTopic{{Turns: turns[:10]}},
+		Recent:     turns[30:],
+		MemoryBank: strings.Repeat("old decision ", 400),
+	}
+	base, _ := ask.Build(ask.Input{Call: ask.CallAnswer, Question: in.Question, Counter: c, Budget: 100000})
+	in.Budget = base.Total + 400
+	got, err := ask.Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs := map[string]ask.Section{}
+	for _, s := range got.Sections {
+		secs[s.Name] = s
+	}
+	if secs["searched_topics"].Items == 0 {
+		t.Fatalf("searched turns dropped: %+v", got.Sections)
+	}
+	if secs["memory_bank"].Items != 0 && !secs["memory_bank"].Truncated {
+		t.Fatalf("memory bank admitted whole before turns: %+v", got.Sections)
+	}
+	if got.Total > in.Budget {
+		t.Fatalf("total %d over %d", got.Total, in.Budget)
+	}
+}
+
+func TestBuildRejectsUnknownCall(t *testing.T) {
+	c, _ := tokens.ForEncoding(tokens.CL100K)
+	if _, err := ask.Build(ask.Input{Call: "poem", Counter: c, Budget: 1000}); err == nil {
+		t.Fatal("unknown call type accepted")
+	}
+}

@@ -1,0 +1,355 @@
+package asking
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+)
+
+// Limits on a request.
+const (
+	MaxQuestionRunes = 4000
+	MaxThreadIDLen   = 128
+	// searchTopics is how many matching topics are read in detail.
+	searchTopics = 3
+	// topicTurns bounds the turns read per searched topic.
+	topicTurns = 400
+	// periodTurns bounds the turns read for a catch-up.
+	periodTurns = 2000
+)
+
+// ErrInvalid: the request breaks a rule; the message says which.
+var ErrInvalid = errors.New("invalid ask request")
+
+// Store is the persistence the ask path reads and writes.
+type Store interface {
+	GetMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
+	TranscriptRange(ctx context.Context, tenantID, meetingID string, fromSeq, toSeq, limit int) ([]store.Transcript, error)
+	TranscriptsSince(ctx context.Context, tenantID, meetingID string, sinceMS int64, limit int) ([]store.Transcript, error)
+	LatestCheckpoint(ctx context.Context, tenantID, meetingID, threadID string) (store.Checkpoint, error)
+	SaveCheckpoint(ctx context.Context, tenantID string, cp store.Checkpoint) error
+}
+
+// MemoryBank returns the team memory bank text for a meeting's project,
+// or "" when there is none.
+type MemoryBank func(ctx context.Context, tenantID string, m store.Meeting) (string, error)
+
+// Service answers questions about meetings.
+type Service struct {
+	Store      Store
+	Contexts   *contexts.Cache
+	Planner    ask.Planner
+	Answerer   ask.Answerer
+	Counter    tokens.Counter
+	MemoryBank MemoryBank // optional
+	// Model and Window size the budget: Window × 0.90 − ReservedOutput;
+	// Corrector, when set, scales counts to the provider's tokenizer.
+	Model          string
+	Window         int
+	ReservedOutput int
+	Corrector      *tokens.Corrector
+	L1Wait         time.Duration
+	Log            *slog.Logger
+}
+
+// Request is one question.
+type Request struct {
+	Question  string `json:"question"`
+	AskerID   string `json:"asker_id"`
+	AskerName string `json:"asker_name"`
+	ThreadID  string `json:"thread_id"`
+	Mode      string `json:"mode"`
+	SinceMS   *int64 `json:"since_ms"`
+}
+
+// Result is a finished answer.
+type Result struct {
+	Answer        string         `json:"answer"`
+	Citations     []ask.Citation `json:"citations"`
+	Provider      string         `json:"provider"`
+	ThreadID      string         `json:"thread_id"`
+	Mode          string         `json:"mode"`
+	Warnings      []string       `json:"warnings"`
+	PendingTurns  int            `json:"pending_turns"`
+	ContextTokens int            `json:"context_tokens"`
+	// L1Waited: topics caught up within the L1 wait; when false, the turns
+	// not yet in a topic were given raw.
+	L1Waited bool     `json:"l1_waited"`
+	SinceMS  *int64   `json:"since_ms,omitempty"`
+	Plan     ask.Plan `json:"plan"`
+	Debug    *Debug   `json:"debug,omitempty"`
+}
+
+// Debug is the assembled context with its token accounting.
+type Debug struct {
+	System   string        `json:"system"`
+	User     string        `json:"user"`
+	Sections []ask.Section `json:"sections"`
+	Total    int           `json:"total_tokens"`
+	Budget   int           `json:"budget_tokens"`
+	Window   int           `json:"window_tokens"`
+}
+
+// Prepared is a question with its context built, ready to answer.
+type Prepared struct {
+	tenantID string
+	meeting  store.Meeting
+	req      Request
+	call     ask.Call
+	plan     ask.Plan
+	ctx      ask.Context
+	prevStep int
+	prev     *ask.Exchange
+	pending  int
+	waited   bool
+	sinceMS  *int64
+	warnings []string
+}
+
+// state is a thread checkpoint.
+type state struct {
+	ask.Exchange
+	Mode string   `json:"mode"`
+	Plan ask.Plan `json:"plan"`
+}
+
+// Validate checks a request and fills defaults.
+func (r *Request) Validate() error {
+	r.Question = strings.TrimSpace(r.Question)
+	switch r.Mode {
+	case "":
+		r.Mode = string(ask.CallAnswer)
+	case string(ask.CallAnswer), string(ask.CallCatchUp):
+	default:
+		return fmt.Errorf("%w: mode must be answer or catch_up, not %q", ErrInvalid, r.Mode)
+	}
+	if r.Mode == string(ask.CallAnswer) && r.Question == "" {
+		return fmt.Errorf("%w: question is required", ErrInvalid)
+	}
+	if n := utf8.RuneCountInString(r.Question); n > MaxQuestionRunes {
+		return fmt.Errorf("%w: question has %d characters, the limit is %d", ErrInvalid, n, MaxQuestionRunes)
+	}
+	if len(r.ThreadID) > MaxThreadIDLen || strings.ContainsFunc(r.ThreadID, func(c rune) bool { return c < 0x21 || c == 0x7f }) {
+		return fmt.Errorf("%w: thread_id must be at most %d printable characters without spaces", ErrInvalid, MaxThreadIDLen)
+	}
+	if r.SinceMS != nil && *r.SinceMS < 0 {
+		return fmt.Errorf("%w: since_ms must not be negative", ErrInvalid)
+	}
+	if len(r.AskerID) > 256 || len(r.AskerName) > 256 {
+		return fmt.Errorf("%w: asker_id and asker_name are limited to 256 bytes", ErrInvalid)
+	}
+	return nil
+}
+
+// Prepare validates the request and builds the context. Every error it
+// returns comes before any answer is written: a bad request
+// (ErrInvalid), an unknown meeting (store.ErrNotFound) or a store
+// failure.
+func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req Request) (*Prepared, error) {
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	mt, err := s.Store.GetMeeting(ctx, tenantID, meetingID)
+	if err != nil {
+		return nil, err
+	}
+	// Rows a worker wrote straight to Postgres join the context first.
+	if _, _, err := s.Contexts.Sync(ctx, tenantID, meetingID); err != nil {
+		return nil, err
+	}
+	m, err := s.Contexts.Get(ctx, tenantID, meetingID)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{tenantID: tenantID, meeting: mt, req: req, call: ask.Call(req.Mode), prevStep: -1, warnings: []string{}}
+	if p.req.ThreadID == "" {
+		p.req.ThreadID = uuid.NewString()
+	} else if err := s.loadThread(ctx, p); err != nil {
+		return nil, err
+	}
+	p.waited = m.WaitL1(ctx, s.L1Wait)
+	snap := m.Snapshot()
+	p.pending = len(snap.Pending)
+
+	p.plan, err = s.Planner.Plan(ctx, ask.PlanInput{Call: p.call, Question: req.Question, Previous: p.prev, Topics: len(snap.Topics), Turns: snap.Turns})
+	if err != nil {
+		return nil, fmt.Errorf("plan: %w", err)
+	}
+	in := ask.Input{
+		Call: p.call, Question: p.req.Question, Previous: p.prev,
+		Facts:  ask.Facts{ID: mt.ID, Title: mt.Title, Language: mt.Language, Status: mt.Status, StartedAt: mt.StartedAt, Turns: snap.Turns},
+		Recent: snap.L0, Pending: snap.Pending, Topics: snap.Topics, Speakers: snap.Speakers,
+		Counter: s.counter(), Budget: tokens.NewBudget(s.Window, s.ReservedOutput).Available(),
+	}
+	if p.plan.NeedSearch {
+		if in.Searched, err = s.searched(ctx, p, m); err != nil {
+			return nil, err
+		}
+	}
+	if p.call == ask.CallCatchUp {
+		if in.Since, in.SinceMS, err = s.period(ctx, p, snap); err != nil {
+			return nil, err
+		}
+	}
+	if s.MemoryBank != nil {
+		if in.MemoryBank, err = s.MemoryBank(ctx, tenantID, mt); err != nil {
+			s.Log.Warn("memory bank unavailable for ask", "meeting_id", mt.ID, "err", err)
+		}
+	}
+	if p.ctx, err = ask.Build(in); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// counter counts in the provider's tokens when usage taught a correction.
+func (s *Service) counter() tokens.Counter {
+	if s.Corrector == nil {
+		return s.Counter
+	}
+	return corrected{s.Counter, s.Corrector, s.Model}
+}
+
+type corrected struct {
+	tokens.Counter
+	corr  *tokens.Corrector
+	model string
+}
+
+func (c corrected) Count(text string) int { return c.corr.Adjust(c.model, c.Counter.Count(text)) }
+
+func (s *Service) loadThread(ctx context.Context, p *Prepared) error {
+	cp, err := s.Store.LatestCheckpoint(ctx, p.tenantID, p.meeting.ID, p.req.ThreadID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var st state
+	if err := json.Unmarshal(cp.State, &st); err != nil {
+		// An unreadable checkpoint starts the thread afresh.
+		s.Log.Warn("unreadable ask checkpoint", "thread_id", p.req.ThreadID, "step", cp.Step, "err", err)
+		p.prevStep = cp.Step
+		return nil
+	}
+	p.prevStep, p.prev = cp.Step, &st.Exchange
+	return nil
+}
+
+// searched reads the turns of the topics that best match the plan's
+// query, each topic's turns best first.
+func (s *Service) searched(ctx context.Context, p *Prepared, m *meetingctx.Manager) ([]ask.SearchedTopic, error) {
+	hits, err := m.Search(ctx, p.plan.NextSubquery, searchTopics)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ask.SearchedTopic, 0, len(hits))
+	for _, h := range hits {
+		rows, err := s.Store.TranscriptRange(ctx, p.tenantID, p.meeting.ID, h.StartSeq, h.EndSeq, topicTurns)
+		if err != nil {
+			return nil, err
+		}
+		turns := contexts.Turns(rows)
+		rankTurns(turns, p.plan.NextSubquery)
+		out = append(out, ask.SearchedTopic{Topic: h, Turns: turns})
+	}
+	return out, nil
+}
+
+// rankTurns orders turns best match first, ties in meeting order.
+func rankTurns(turns []meetingctx.Turn, query string) {
+	scores := ask.Score(turns, query)
+	idx := make([]int, len(turns))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
+	sorted := make([]meetingctx.Turn, len(turns))
+	for i, j := range idx {
+		sorted[i] = turns[j]
+	}
+	copy(turns, sorted)
+}
+
+// period reads the catch-up turns: since since_ms, else since the asker
+// last spoke, else the whole meeting.
+func (s *Service) period(ctx context.Context, p *Prepared, snap meetingctx.Snapshot) ([]meetingctx.Turn, int64, error) {
+	var since int64
+	switch {
+	case p.req.SinceMS != nil:
+		since = *p.req.SinceMS
+	default:
+		found := false
+		for _, sp := range snap.Speakers {
+			if p.req.AskerID != "" && sp.ID == p.req.AskerID {
+				since, found = sp.LastSpokeMS, true
+			}
+		}
+		if !found {
+			p.warnings = append(p.warnings, "no since_ms and the asker has not spoken: catching up from the start")
+		}
+	}
+	p.sinceMS = &since
+	rows, err := s.Store.TranscriptsSince(ctx, p.tenantID, p.meeting.ID, since, periodTurns)
+	if err != nil {
+		return nil, 0, err
+	}
+	return contexts.Turns(rows), since, nil
+}
+
+// Answer answers a prepared question, calling onToken with each piece of
+// the answer, and records the exchange in the thread.
+func (s *Service) Answer(ctx context.Context, p *Prepared, debug bool, onToken func(string) error) (Result, error) {
+	ans, err := s.Answerer.Answer(ctx, p.ctx, p.call, p.plan.NextSubquery, onToken)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{
+		Answer: ans.Text, Citations: ans.Citations, Provider: ans.Provider, ThreadID: p.req.ThreadID,
+		Mode: p.req.Mode, Warnings: append(p.warnings, ans.Warnings...), PendingTurns: p.pending,
+		ContextTokens: p.ctx.Total, L1Waited: p.waited, SinceMS: p.sinceMS, Plan: p.plan,
+	}
+	if debug {
+		res.Debug = &Debug{System: p.ctx.System, User: p.ctx.User, Sections: p.ctx.Sections, Total: p.ctx.Total,
+			Budget: p.ctx.Budget, Window: s.Window}
+	}
+	st := state{Exchange: ask.Exchange{Question: p.req.Question, Query: p.plan.NextSubquery, Answer: ans.Text}, Mode: p.req.Mode, Plan: p.plan}
+	for _, c := range ans.Citations {
+		st.Cited = append(st.Cited, c.Seq)
+	}
+	raw, err := json.Marshal(st)
+	if err != nil {
+		return Result{}, err
+	}
+	// The answer stands even if the thread cannot be saved; the caller is
+	// told, and the next question starts from the last saved step.
+	if err := s.Store.SaveCheckpoint(ctx, p.tenantID, store.Checkpoint{
+		ThreadID: p.req.ThreadID, MeetingID: p.meeting.ID, Step: p.prevStep + 1, State: raw,
+	}); err != nil {
+		s.Log.Warn("save ask checkpoint", "thread_id", p.req.ThreadID, "meeting_id", p.meeting.ID, "err", err)
+		res.Warnings = append(res.Warnings, "this exchange was not saved to the thread: "+checkpointReason(err))
+	}
+	return res, nil
+}
+
+func checkpointReason(err error) string {
+	if errors.Is(err, store.ErrConflict) {
+		return "the thread belongs to another meeting or another answer was saved at the same time"
+	}
+	return "storage error"
+}

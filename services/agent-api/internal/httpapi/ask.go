@@ -1,0 +1,111 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/mithub/mithub/services/agent-api/internal/asking"
+)
+
+// askTimeout bounds answering once the stream has started.
+const askTimeout = 2 * time.Minute
+
+// ask answers a question about the meeting: SSE events token, citation,
+// done and error by default, one JSON body with Accept: application/json.
+// Errors found before the answer starts are plain JSON errors.
+func (s *Server) ask(c *fiber.Ctx) error {
+	id, err := meetingIDParam(c)
+	if err != nil {
+		return err
+	}
+	debug, err := boolQuery(c, "debug")
+	if err != nil {
+		return err
+	}
+	var req asking.Request
+	if err := decodeJSON(c, &req, false); err != nil {
+		return err
+	}
+	p, err := s.Ask.Prepare(c.UserContext(), tenantOf(c).ID, id, req)
+	if err != nil {
+		return askErr(err)
+	}
+	if wantsJSON(c.Get(fiber.HeaderAccept)) {
+		ctx, cancel := context.WithTimeout(c.UserContext(), askTimeout)
+		defer cancel()
+		res, err := s.Ask.Answer(ctx, p, debug, func(string) error { return nil })
+		if err != nil {
+			return &apiError{Status: fiber.StatusBadGateway, Code: codeUnavailable, Message: "the model did not answer: " + err.Error()}
+		}
+		return c.JSON(res)
+	}
+
+	c.Set(fiber.HeaderContentType, "text/event-stream; charset=utf-8")
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	c.Set("X-Accel-Buffering", "no")
+	log, rid := s.Log, requestID(c)
+	// The writer runs after the handler returns, when the request's
+	// context is gone: it gets a context of its own, cancelled when the
+	// client stops reading.
+	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+		ctx, cancel := context.WithTimeout(context.Background(), askTimeout)
+		defer cancel()
+		send := func(event string, v any) error {
+			if err := writeEvent(w, event, v); err != nil {
+				cancel()
+				return err
+			}
+			return nil
+		}
+		res, err := s.Ask.Answer(ctx, p, debug, func(tok string) error {
+			return send("token", map[string]string{"text": tok})
+		})
+		if err != nil {
+			if ctx.Err() == nil || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				log.Warn("ask failed mid-stream", "meeting_id", id, "request_id", rid, "err", err)
+				var body errorBody
+				body.Error.Code, body.Error.Message = codeUnavailable, "the model did not answer: "+err.Error()
+				_ = send("error", body)
+			}
+			return
+		}
+		for _, cit := range res.Citations {
+			if send("citation", cit) != nil {
+				return
+			}
+		}
+		_ = send("done", res)
+	})
+	return nil
+}
+
+// writeEvent writes one SSE event and flushes it.
+func writeEvent(w *bufio.Writer, event string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, data); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
+// wantsJSON: the client asked for JSON and not for an event stream.
+func wantsJSON(accept string) bool {
+	return strings.Contains(accept, fiber.MIMEApplicationJSON) && !strings.Contains(accept, "text/event-stream")
+}
+
+func askErr(err error) error {
+	if errors.Is(err, asking.ErrInvalid) {
+		return errInvalid("%s", err.Error())
+	}
+	return meetingErr(err)
+}
