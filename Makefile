@@ -4,7 +4,7 @@ GO ?= go
 MODULES := github.com/mithub/mithub/...
 SERVICES := agent-api realtime-worker pr-worker mithubctl
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-go eval clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-go eval clean help
 
 all: build
 
@@ -39,13 +39,16 @@ migrate: dev-up build ## apply database migrations to MITHUB_DATABASE_URL
 proto: ## regenerate pkg/gen from proto/
 	bash scripts/proto.sh
 
-bench: bench-ingest bench-context bench-go ## every benchmark
+bench: bench-ingest bench-context bench-ask bench-go ## every benchmark
 
 bench-ingest: dev-up build ## POST utterances vs raw pgx CopyFrom, utterances/s and ratio
 	bash scripts/bench-ingest.sh
 
 bench-context: dev-up build ## context engine: update, L1 chunk, search latencies, heap per meeting
 	bash scripts/bench-context.sh
+
+bench-ask: dev-up build ## ask path: time to first SSE token and context build, 100 meetings, 20 askers
+	bash scripts/bench-ask.sh
 
 eval: dev-up build ## topic segmentation (Pk, WindowDiff) and search recall@5 on QMSum val
 	bash scripts/eval.sh

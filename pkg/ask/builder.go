@@ -288,8 +288,7 @@ func (b *builder) turnList(name string, ts []meetingctx.Turn, newestFirst bool) 
 		if full {
 			continue
 		}
-		// The number is not known yet; count the widest it can be.
-		n := b.in.Counter.Count(turnLine(999999, t))
+		n := b.turnTokens(t)
 		if len(kept) == 0 {
 			n += b.heading(name)
 		}
@@ -307,6 +306,18 @@ func (b *builder) turnList(name string, ts []meetingctx.Turn, newestFirst bool) 
 	sec.Items = len(kept)
 	b.turns[name] = kept
 	b.secs = append(b.secs, sec)
+}
+
+// turnTokens is what t's prompt line may cost. With the count stored at
+// ingest it counts only the line's prefix and adds slack for the joint;
+// the final recount in Build catches any shortfall. The number is not
+// known yet: count the widest it can be.
+func (b *builder) turnTokens(t meetingctx.Turn) int {
+	if t.Tokens <= 0 {
+		return b.in.Counter.Count(turnLine(999999, t))
+	}
+	return b.in.Counter.Count(turnLine(999999, meetingctx.Turn{StartMS: t.StartMS, SpeakerID: t.SpeakerID,
+		SpeakerName: t.SpeakerName, Confidence: t.Confidence})) + t.Tokens + 1
 }
 
 // topicList admits topic summaries, oldest first; for catch-up only the

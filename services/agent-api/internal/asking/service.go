@@ -91,8 +91,21 @@ type Result struct {
 	L1Waited bool     `json:"l1_waited"`
 	SinceMS  *int64   `json:"since_ms,omitempty"`
 	Plan     ask.Plan `json:"plan"`
+	Timings  Timings  `json:"timings"`
 	Debug    *Debug   `json:"debug,omitempty"`
 }
+
+// Timings are the server-side durations of an answer, in milliseconds.
+type Timings struct {
+	// Prepare: sync, L1 wait, plan, search, reads and the context build.
+	PrepareMS float64 `json:"prepare_ms"`
+	// Build: packing the context into the budget.
+	BuildMS float64 `json:"build_ms"`
+	// L1Wait: time spent waiting for topics.
+	L1WaitMS float64 `json:"l1_wait_ms"`
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // Debug is the assembled context with its token accounting.
 type Debug struct {
@@ -118,6 +131,7 @@ type Prepared struct {
 	waited   bool
 	sinceMS  *int64
 	warnings []string
+	timings  Timings
 }
 
 // state is a thread checkpoint.
@@ -160,6 +174,7 @@ func (r *Request) Validate() error {
 // (ErrInvalid), an unknown meeting (store.ErrNotFound) or a store
 // failure.
 func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req Request) (*Prepared, error) {
+	start := time.Now()
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
@@ -181,7 +196,9 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 	} else if err := s.loadThread(ctx, p); err != nil {
 		return nil, err
 	}
+	waitStart := time.Now()
 	p.waited = m.WaitL1(ctx, s.L1Wait)
+	p.timings.L1WaitMS = ms(time.Since(waitStart))
 	snap := m.Snapshot()
 	p.pending = len(snap.Pending)
 
@@ -210,9 +227,12 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 			s.Log.Warn("memory bank unavailable for ask", "meeting_id", mt.ID, "err", err)
 		}
 	}
+	buildStart := time.Now()
 	if p.ctx, err = ask.Build(in); err != nil {
 		return nil, err
 	}
+	p.timings.BuildMS = ms(time.Since(buildStart))
+	p.timings.PrepareMS = ms(time.Since(start))
 	return p, nil
 }
 
@@ -259,14 +279,23 @@ func (s *Service) searched(ctx context.Context, p *Prepared, m *meetingctx.Manag
 		return nil, err
 	}
 	out := make([]ask.SearchedTopic, 0, len(hits))
+	total := 0
 	for _, h := range hits {
 		rows, err := s.Store.TranscriptRange(ctx, p.tenantID, p.meeting.ID, h.StartSeq, h.EndSeq, topicTurns)
 		if err != nil {
 			return nil, err
 		}
 		turns := contexts.Turns(rows)
-		rankTurns(turns, p.plan.NextSubquery)
+		for _, t := range turns {
+			total += t.Tokens
+		}
 		out = append(out, ask.SearchedTopic{Topic: h, Turns: turns})
+	}
+	// When they cannot all fit, the best-matching turns go first.
+	if total > tokens.NewBudget(s.Window, s.ReservedOutput).Available()/2 {
+		for _, st := range out {
+			rankTurns(st.Turns, p.plan.NextSubquery)
+		}
 	}
 	return out, nil
 }
@@ -323,6 +352,7 @@ func (s *Service) Answer(ctx context.Context, p *Prepared, debug bool, onToken f
 		Answer: ans.Text, Citations: ans.Citations, Provider: ans.Provider, ThreadID: p.req.ThreadID,
 		Mode: p.req.Mode, Warnings: append(p.warnings, ans.Warnings...), PendingTurns: p.pending,
 		ContextTokens: p.ctx.Total, L1Waited: p.waited, SinceMS: p.sinceMS, Plan: p.plan,
+		Timings: p.timings,
 	}
 	if debug {
 		res.Debug = &Debug{System: p.ctx.System, User: p.ctx.User, Sections: p.ctx.Sections, Total: p.ctx.Total,

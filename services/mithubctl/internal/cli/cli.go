@@ -28,7 +28,7 @@ type command struct {
 
 // commands lists the subcommands in help order.
 func commands() []command {
-	return []command{replayCommand(), contextCommand(), apikeyCommand(), migrateCommand(), benchIngestCommand(), benchContextCommand(), evalCommand()}
+	return []command{replayCommand(), contextCommand(), apikeyCommand(), migrateCommand(), benchIngestCommand(), benchContextCommand(), benchAskCommand(), evalCommand()}
 }
 
 // Run executes the command line args (without the program name). Output

@@ -1,0 +1,291 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/pkg/qmsum"
+)
+
+// AskOptions shape the ask benchmark.
+type AskOptions struct {
+	DataDir string
+	BaseURL string
+	APIKey  string
+	// Meetings cached at once, of Turns turns each (defaults 100 and 500).
+	Meetings int
+	Turns    int
+	// Askers ask concurrently, Asks questions in all (defaults 20, 1000).
+	Askers int
+	Asks   int
+}
+
+func (o AskOptions) withDefaults() AskOptions {
+	if o.Meetings <= 0 {
+		o.Meetings = 100
+	}
+	if o.Turns <= 0 {
+		o.Turns = 500
+	}
+	if o.Askers <= 0 {
+		o.Askers = 20
+	}
+	if o.Asks <= 0 {
+		o.Asks = 1000
+	}
+	return o
+}
+
+type askMeeting struct {
+	id        string
+	utts      []apiclient.Utterance
+	questions []string
+}
+
+// askSample is one timed ask.
+type askSample struct {
+	firstToken time.Duration
+	total      time.Duration
+	build      time.Duration
+	prepare    time.Duration
+}
+
+// Ask loads Meetings meetings of Turns QMSum turns through the API, waits
+// until their topics are done, then has Askers clients ask their QMSum
+// queries over SSE, and reports time to the first token event, the whole
+// answer, and the server's context-build time.
+func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Writer) error {
+	o = o.withDefaults()
+	ms, err := askMeetings(o)
+	if err != nil {
+		return err
+	}
+	if err := loadAskMeetings(ctx, client, ms); err != nil {
+		return err
+	}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Askers, MaxConnsPerHost: o.Askers}}
+	samples := make([]askSample, 0, o.Asks)
+	var mu sync.Mutex
+	var firstErr error
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for a := range o.Askers {
+		wg.Add(1)
+		go func(seed uint64) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(seed, 7))
+			for range jobs {
+				m := ms[rng.IntN(len(ms))]
+				q := m.questions[rng.IntN(len(m.questions))]
+				s, err := askOnce(ctx, hc, o, m.id, q)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				if err == nil {
+					samples = append(samples, s)
+				}
+				mu.Unlock()
+			}
+		}(uint64(a))
+	}
+	for i := range o.Asks {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	elapsed := time.Since(start)
+	if firstErr != nil {
+		return firstErr
+	}
+	pick := func(f func(askSample) time.Duration) []time.Duration {
+		out := make([]time.Duration, len(samples))
+		for i, s := range samples {
+			out[i] = f(s)
+		}
+		return out
+	}
+	fmt.Fprintf(w, "ask, local provider: %d cached meetings × %d turns, %d concurrent askers, %d asks over SSE in %s (%.0f asks/s)\n\n",
+		len(ms), o.Turns, o.Askers, len(samples), elapsed.Round(time.Millisecond), float64(len(samples))/elapsed.Seconds())
+	fmt.Fprintln(w, "| measure | n | p50 | p99 | max | goal |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	percentiles(pick(func(s askSample) time.Duration { return s.firstToken })).row(w, "time to first SSE token (client)", "p99 < 30 ms")
+	percentiles(pick(func(s askSample) time.Duration { return s.total })).row(w, "whole answer (client)", "")
+	percentiles(pick(func(s askSample) time.Duration { return s.prepare })).row(w, "prepare: sync, L1 wait, plan, search, reads, build (server)", "")
+	percentiles(pick(func(s askSample) time.Duration { return s.build })).row(w, "context build (server)", "p99 < 10 ms")
+	return nil
+}
+
+// askMeetings builds meetings of o.Turns QMSum turns each: a val
+// meeting, continued with the next ones when it is shorter.
+func askMeetings(o AskOptions) ([]*askMeeting, error) {
+	files, err := filepath.Glob(filepath.Join(o.DataDir, "val", "*.json"))
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("no QMSum meetings under %s/val", o.DataDir)
+	}
+	slices.Sort(files)
+	type src struct {
+		utts      []apiclient.Utterance
+		questions []string
+	}
+	srcs := make([]src, len(files))
+	for i, f := range files {
+		m, err := qmsum.Load(f)
+		if err != nil {
+			return nil, err
+		}
+		srcs[i].utts = qmsum.Utterances(m, "")
+		for _, q := range m.SpecificQueries {
+			srcs[i].questions = append(srcs[i].questions, q.Query)
+		}
+	}
+	out := make([]*askMeeting, o.Meetings)
+	for i := range out {
+		am := &askMeeting{}
+		var offset int64
+		for k := 0; len(am.utts) < o.Turns; k++ {
+			s := srcs[(i+k)%len(srcs)]
+			if k == 0 || len(am.questions) == 0 {
+				am.questions = append(am.questions, s.questions...)
+			}
+			var end int64
+			for _, u := range s.utts {
+				if len(am.utts) == o.Turns {
+					break
+				}
+				u.SegmentID = fmt.Sprintf("ask-%d-%d", i, len(am.utts))
+				u.StartMS += offset
+				u.EndMS += offset
+				end = u.EndMS
+				am.utts = append(am.utts, u)
+			}
+			offset = end + 1000
+		}
+		if len(am.questions) == 0 {
+			am.questions = []string{"What did the team decide?"}
+		}
+		out[i] = am
+	}
+	return out, nil
+}
+
+// loadAskMeetings posts every meeting (eight at a time) and waits until
+// topics cover all turns, so asks meet a warm, settled cache.
+func loadAskMeetings(ctx context.Context, client *apiclient.Client, ms []*askMeeting) error {
+	errs := make(chan error, len(ms))
+	sem := make(chan struct{}, 8)
+	for i, m := range ms {
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem }()
+			errs <- loadAskMeeting(ctx, client, i, m)
+		}()
+	}
+	for range ms {
+		if err := <-errs; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func loadAskMeeting(ctx context.Context, client *apiclient.Client, i int, m *askMeeting) error {
+	mt, err := client.CreateMeeting(ctx, apiclient.CreateMeetingRequest{Title: fmt.Sprintf("ask bench %d", i), RoomName: fmt.Sprintf("ask-bench-%d", i), Language: "en"})
+	if err != nil {
+		return err
+	}
+	m.id = mt.ID
+	for b := 0; b < len(m.utts); b += 100 {
+		if _, err := client.PostUtterances(ctx, mt.ID, m.utts[b:min(b+100, len(m.utts))]); err != nil {
+			return err
+		}
+	}
+	if _, err := client.EndMeeting(ctx, mt.ID); err != nil {
+		return err
+	}
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		l1, _, err := client.WaitL1(ctx, mt.ID)
+		if err != nil {
+			return err
+		}
+		if l1 >= len(m.utts)-1 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("meeting %s: topics cover seq %d of %d after 5m", mt.ID, l1, len(m.utts)-1)
+		}
+	}
+}
+
+// askOnce asks over SSE and times the first token event and the end.
+func askOnce(ctx context.Context, hc *http.Client, o AskOptions, meetingID, question string) (askSample, error) {
+	body, _ := json.Marshal(map[string]string{"question": question})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(o.BaseURL, "/")+"/v1/meetings/"+meetingID+"/ask", bytes.NewReader(body))
+	if err != nil {
+		return askSample{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+o.APIKey)
+	start := time.Now()
+	resp, err := hc.Do(req)
+	if err != nil {
+		return askSample{}, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		return askSample{}, fmt.Errorf("ask: %s: %s", resp.Status, b)
+	}
+	var s askSample
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	event := ""
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "event: "):
+			event = strings.TrimPrefix(line, "event: ")
+			if event == "token" && s.firstToken == 0 {
+				s.firstToken = time.Since(start)
+			}
+		case strings.HasPrefix(line, "data: ") && event == "error":
+			return askSample{}, fmt.Errorf("ask: error event: %s", strings.TrimPrefix(line, "data: "))
+		case strings.HasPrefix(line, "data: ") && event == "done":
+			s.total = time.Since(start)
+			var res struct {
+				Timings struct {
+					PrepareMS float64 `json:"prepare_ms"`
+					BuildMS   float64 `json:"build_ms"`
+				} `json:"timings"`
+			}
+			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &res); err != nil {
+				return askSample{}, fmt.Errorf("ask: done event: %w", err)
+			}
+			s.build = time.Duration(res.Timings.BuildMS * float64(time.Millisecond))
+			s.prepare = time.Duration(res.Timings.PrepareMS * float64(time.Millisecond))
+			return s, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return askSample{}, err
+	}
+	return askSample{}, fmt.Errorf("ask: stream ended without done")
+}

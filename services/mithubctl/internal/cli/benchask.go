@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"context"
+	"flag"
+
+	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/services/mithubctl/internal/bench"
+)
+
+type benchAskConfig struct {
+	API     apiConfig
+	DataDir string
+	Opts    bench.AskOptions
+}
+
+func benchAskCommand() command {
+	return command{
+		name:    "bench-ask",
+		summary: "measure the ask path over SSE: time to first token and context-build time under concurrent askers",
+		usage:   "mithubctl bench-ask [--meetings 100] [--turns 500] [--askers 20] [--asks 1000] [--data-dir DIR]",
+		flags: func() *flag.FlagSet {
+			var c benchAskConfig
+			return benchAskFlags(&c)
+		},
+		run: runBenchAsk,
+	}
+}
+
+func benchAskFlags(c *benchAskConfig) *flag.FlagSet {
+	fs := newFlagSet("bench-ask")
+	fs.IntVar(&c.Opts.Meetings, "meetings", 100, "meetings cached at once")
+	fs.IntVar(&c.Opts.Turns, "turns", 500, "turns per meeting")
+	fs.IntVar(&c.Opts.Askers, "askers", 20, "concurrent askers")
+	fs.IntVar(&c.Opts.Asks, "asks", 1000, "questions asked in all")
+	fs.StringVar(&c.DataDir, "data-dir", "", "QMSum directory (default $MITHUB_QMSUM_DIR or ../shared/data/qmsum)")
+	c.API.register(fs)
+	return fs
+}
+
+func runBenchAsk(ctx context.Context, e *env, args []string) error {
+	var c benchAskConfig
+	if err := parseFlags(benchAskFlags(&c), args); err != nil {
+		return err
+	}
+	if err := c.API.resolve("bench-ask", e.getenv); err != nil {
+		return err
+	}
+	if c.DataDir == "" {
+		dir, err := qmsum.DataDir()
+		if err != nil {
+			return err
+		}
+		c.DataDir = dir
+	}
+	c.Opts.DataDir, c.Opts.BaseURL, c.Opts.APIKey = c.DataDir, c.API.URL, c.API.Key
+	return bench.Ask(ctx, c.API.client(e.stderr), c.Opts, e.stdout)
+}
