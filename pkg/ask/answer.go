@@ -158,7 +158,10 @@ func bestTurns(c Context, query string, k int) []int {
 }
 
 // Score returns each turn's BM25 score for the query, with the turns as
-// the collection; 0 for a turn that shares no term with it.
+// the collection; 0 for a turn that shares no term with it. Turn length is
+// counted in words. A turn whose lowercased text contains no query term
+// is skipped without being tokenised: every term is a lowercased word or
+// a Hangul stem, so it occurs in the text of any turn that has it.
 func Score(turns []meetingctx.Turn, query string) []float64 {
 	out := make([]float64, len(turns))
 	q := textutil.Terms(nil, query)
@@ -169,16 +172,18 @@ func Score(turns []meetingctx.Turn, query string) []float64 {
 	for _, w := range q {
 		qset[w] = true
 	}
-	// Only query terms matter: keep per-turn counts of those.
 	tfs := make([]map[string]int, len(turns))
 	lens := make([]int, len(turns))
 	df := map[string]int{}
 	total := 0
 	var buf []string
 	for i, t := range turns {
+		lens[i] = wordCount(t.Text)
+		total += lens[i]
+		if !containsAny(strings.ToLower(t.Text), qset) {
+			continue
+		}
 		buf = textutil.Terms(buf[:0], t.Text)
-		lens[i] = len(buf)
-		total += len(buf)
 		for _, w := range buf {
 			if !qset[w] {
 				continue
@@ -202,6 +207,28 @@ func Score(turns []meetingctx.Turn, query string) []float64 {
 		}
 	}
 	return out
+}
+
+func containsAny(text string, terms map[string]bool) bool {
+	for w := range terms {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordCount counts runs of non-space characters.
+func wordCount(s string) int {
+	n, in := 0, false
+	for i := 0; i < len(s); i++ {
+		sp := s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r'
+		if !sp && !in {
+			n++
+		}
+		in = !sp
+	}
+	return n
 }
 
 // lastSubstantive returns the indexes of the last k turns with at least
