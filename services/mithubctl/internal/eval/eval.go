@@ -1,7 +1,8 @@
 // Package eval runs QMSum meetings through a running agent-api and scores
 // its topics: Pk and WindowDiff of the L1 segmentation against the
-// annotated topic_list, and recall@5 of topic search over the specific
-// queries.
+// annotated topic_list, recall@5 of topic search over the specific
+// queries, and how often the answer to a specific query cites a turn
+// inside one of its annotated relevant spans.
 package eval
 
 import (
@@ -48,6 +49,9 @@ type MeetingResult struct {
 	WD        float64
 	Queries   int
 	Found     int
+	// Cited counts the queries whose answer cites a turn inside a gold
+	// span.
+	Cited int
 }
 
 // Report is the whole run.
@@ -140,6 +144,13 @@ func evalMeeting(ctx context.Context, client *apiclient.Client, file string, o O
 		if found(hits.Results, q.Spans, spoken) {
 			res.Found++
 		}
+		ans, err := client.Ask(ctx, mt.ID, apiclient.AskRequest{Question: q.Query})
+		if err != nil {
+			return MeetingResult{}, err
+		}
+		if citesGold(ans.Citations, q.Spans, spoken) {
+			res.Cited++
+		}
 	}
 	return res, nil
 }
@@ -189,6 +200,22 @@ func found(hits []apiclient.ScoredTopic, gold []qmsum.Span, spoken []int) bool {
 	return false
 }
 
+// citesGold reports whether a citation names a turn inside a gold span.
+func citesGold(cs []apiclient.Citation, gold []qmsum.Span, spoken []int) bool {
+	for _, c := range cs {
+		if c.Seq < 0 || c.Seq >= int64(len(spoken)) {
+			continue
+		}
+		turn := spoken[c.Seq]
+		for _, g := range gold {
+			if g.Start <= turn && turn <= g.End {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Summary are the overall figures: mean Pk and WindowDiff over meetings,
 // and recall over all queries.
 type Summary struct {
@@ -196,6 +223,15 @@ type Summary struct {
 	Pk, WD   float64
 	Queries  int
 	Found    int
+	Cited    int
+}
+
+// CitedRate is the share of queries whose answer cites a gold turn.
+func (s Summary) CitedRate() float64 {
+	if s.Queries == 0 {
+		return 0
+	}
+	return float64(s.Cited) / float64(s.Queries)
 }
 
 // Recall is found queries over all queries.
@@ -215,6 +251,7 @@ func (r Report) Summarize() Summary {
 		s.WD += m.WD
 		s.Queries += m.Queries
 		s.Found += m.Found
+		s.Cited += m.Cited
 	}
 	if s.Meetings > 0 {
 		s.Pk /= float64(s.Meetings)
@@ -227,11 +264,11 @@ func (r Report) Summarize() Summary {
 func (r Report) Markdown(w io.Writer, k int) {
 	ms := append([]MeetingResult(nil), r.Meetings...)
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
-	fmt.Fprintf(w, "| meeting | turns | ref topics | L1 topics | k | Pk | WindowDiff | recall@%d |\n", k)
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintf(w, "| meeting | turns | ref topics | L1 topics | k | Pk | WindowDiff | recall@%d | answer cites gold |\n", k)
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	for _, m := range ms {
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %.3f | %.3f | %d/%d |\n", m.Name, m.Turns, m.RefTopics, m.HypTopics, m.K, m.Pk, m.WD, m.Found, m.Queries)
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %.3f | %.3f | %d/%d | %d/%d |\n", m.Name, m.Turns, m.RefTopics, m.HypTopics, m.K, m.Pk, m.WD, m.Found, m.Queries, m.Cited, m.Queries)
 	}
 	s := r.Summarize()
-	fmt.Fprintf(w, "| **all (%d)** | | | | | **%.3f** | **%.3f** | **%.3f** (%d/%d) |\n", s.Meetings, s.Pk, s.WD, s.Recall(), s.Found, s.Queries)
+	fmt.Fprintf(w, "| **all (%d)** | | | | | **%.3f** | **%.3f** | **%.3f** (%d/%d) | **%.3f** (%d/%d) |\n", s.Meetings, s.Pk, s.WD, s.Recall(), s.Found, s.Queries, s.CitedRate(), s.Cited, s.Queries)
 }
