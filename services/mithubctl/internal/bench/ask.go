@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +9,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -75,7 +72,9 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 	if err := loadAskMeetings(ctx, client, ms); err != nil {
 		return err
 	}
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Askers, MaxConnsPerHost: o.Askers}}
+	asker := apiclient.New(o.BaseURL, o.APIKey, apiclient.WithHTTPClient(&http.Client{
+		Transport: &http.Transport{MaxIdleConnsPerHost: o.Askers, MaxConnsPerHost: o.Askers},
+	}))
 	samples := make([]askSample, 0, o.Asks)
 	var mu sync.Mutex
 	var firstErr error
@@ -90,7 +89,7 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 			for range jobs {
 				m := ms[rng.IntN(len(ms))]
 				q := m.questions[rng.IntN(len(m.questions))]
-				s, err := askOnce(ctx, hc, o, m.id, q)
+				s, err := askOnce(ctx, asker, m.id, q)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -235,57 +234,31 @@ func loadAskMeeting(ctx context.Context, client *apiclient.Client, i int, m *ask
 }
 
 // askOnce asks over SSE and times the first token event and the end.
-func askOnce(ctx context.Context, hc *http.Client, o AskOptions, meetingID, question string) (askSample, error) {
-	body, _ := json.Marshal(map[string]string{"question": question})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(o.BaseURL, "/")+"/v1/meetings/"+meetingID+"/ask", bytes.NewReader(body))
-	if err != nil {
-		return askSample{}, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Authorization", "Bearer "+o.APIKey)
-	start := time.Now()
-	resp, err := hc.Do(req)
-	if err != nil {
-		return askSample{}, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-		return askSample{}, fmt.Errorf("ask: %s: %s", resp.Status, b)
-	}
+func askOnce(ctx context.Context, client *apiclient.Client, meetingID, question string) (askSample, error) {
 	var s askSample
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	event := ""
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "event: "):
-			event = strings.TrimPrefix(line, "event: ")
-			if event == "token" && s.firstToken == 0 {
+	start := time.Now()
+	var timings struct {
+		Timings struct {
+			PrepareMS float64 `json:"prepare_ms"`
+			BuildMS   float64 `json:"build_ms"`
+		} `json:"timings"`
+	}
+	_, err := client.AskStream(ctx, meetingID, apiclient.AskRequest{Question: question}, func(ev apiclient.AskEvent) error {
+		switch ev.Name {
+		case apiclient.AskEventToken:
+			if s.firstToken == 0 {
 				s.firstToken = time.Since(start)
 			}
-		case strings.HasPrefix(line, "data: ") && event == "error":
-			return askSample{}, fmt.Errorf("ask: error event: %s", strings.TrimPrefix(line, "data: "))
-		case strings.HasPrefix(line, "data: ") && event == "done":
+		case apiclient.AskEventDone:
 			s.total = time.Since(start)
-			var res struct {
-				Timings struct {
-					PrepareMS float64 `json:"prepare_ms"`
-					BuildMS   float64 `json:"build_ms"`
-				} `json:"timings"`
-			}
-			if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &res); err != nil {
-				return askSample{}, fmt.Errorf("ask: done event: %w", err)
-			}
-			s.build = time.Duration(res.Timings.BuildMS * float64(time.Millisecond))
-			s.prepare = time.Duration(res.Timings.PrepareMS * float64(time.Millisecond))
-			return s, nil
+			return json.Unmarshal(ev.Data, &timings)
 		}
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return askSample{}, err
 	}
-	return askSample{}, fmt.Errorf("ask: stream ended without done")
+	s.build = time.Duration(timings.Timings.BuildMS * float64(time.Millisecond))
+	s.prepare = time.Duration(timings.Timings.PrepareMS * float64(time.Millisecond))
+	return s, nil
 }
