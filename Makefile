@@ -4,7 +4,7 @@ GO ?= go
 MODULES := github.com/mithub/mithub/...
 SERVICES := agent-api realtime-worker pr-worker mithubctl
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-go eval clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp eval eval-pr clean help
 
 all: build
 
@@ -24,7 +24,7 @@ demo: dev-up build ## replay a QMSum meeting through agent-api and print its con
 	@bin/mithubctl migrate
 	@bash scripts/demo.sh
 
-test: dev-up ## the full suite against real PostgreSQL and Redis
+test: dev-up build ## the full suite against real PostgreSQL, Redis and LiveKit, then the MCP TypeScript client test
 	@bash scripts/test.sh
 
 vet: ## go vet every module
@@ -39,7 +39,7 @@ migrate: dev-up build ## apply database migrations to MITHUB_DATABASE_URL
 proto: ## regenerate pkg/gen from proto/
 	bash scripts/proto.sh
 
-bench: bench-ingest bench-context bench-ask bench-go ## every benchmark
+bench: bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go ## every benchmark
 
 bench-ingest: dev-up build ## POST utterances vs raw pgx CopyFrom, utterances/s and ratio
 	bash scripts/bench-ingest.sh
@@ -50,8 +50,23 @@ bench-context: dev-up build ## context engine: update, L1 chunk, search latencie
 bench-ask: dev-up build ## ask path: time to first SSE token and context build, 100 meetings, 20 askers
 	bash scripts/bench-ask.sh
 
+bench-memory: dev-up build ## memory compression of 100K/1M-token QMSum conversations: local provider, and a 2 s/call LLM server
+	bash scripts/bench-memory.sh
+
+bench-pr: dev-up build ## generate-pr latency without the L1 wait, pr:generate PRs/min for 500-turn meetings (local provider)
+	bash scripts/bench-pr.sh
+
+bench-realtime: dev-up ## realtime worker: segment in the room -> Postgres -> context, wake word -> first answer chunk (real LiveKit)
+	bash scripts/bench-realtime.sh
+
+test-mcp: dev-up build ## drive `mithubctl mcp` with the official MCP TypeScript SDK client (npm)
+	bash scripts/test-mcp-client.sh
+
 eval: dev-up build ## topic segmentation (Pk, WindowDiff) and search recall@5 on QMSum val
 	bash scripts/eval.sh
+
+eval-pr: build ## PR agenda vs QMSum annotated topics (keyword overlap), 5 val meetings, local provider
+	bin/mithubctl eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 5
 
 bench-go: dev-up ## Go benchmarks (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem $(MODULES)

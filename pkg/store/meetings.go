@@ -106,3 +106,16 @@ func (s *Store) EndMeeting(ctx context.Context, tenantID, id string) (Meeting, e
 	}
 	return m, nil
 }
+
+// DefaultProject is the memory-bank project of a meeting whose metadata
+// names none.
+const DefaultProject = "default"
+
+// Project is the meeting's memory-bank project: metadata.project, else
+// DefaultProject.
+func (m Meeting) Project() string {
+	if p, ok := m.Metadata["project"].(string); ok && p != "" {
+		return p
+	}
+	return DefaultProject
+}

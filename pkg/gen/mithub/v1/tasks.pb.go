@@ -350,6 +350,80 @@ func (x *BotJoinTask) GetTenantId() string {
 	return ""
 }
 
+// MemoryBankUpdateTask is the payload of the `memory:bank-update` task,
+// enqueued when a meeting ends: pr-worker writes the meeting's
+// project_status first, then updates the other memory-bank categories of
+// the project in parallel. The task id is derived from the meeting id.
+type MemoryBankUpdateTask struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	TenantId  string                 `protobuf:"bytes,1,opt,name=tenant_id,json=tenantId,proto3" json:"tenant_id,omitempty"`
+	MeetingId string                 `protobuf:"bytes,2,opt,name=meeting_id,json=meetingId,proto3" json:"meeting_id,omitempty"`
+	// Memory-bank project the meeting belongs to.
+	Project string `protobuf:"bytes,3,opt,name=project,proto3" json:"project,omitempty"`
+	// When the meeting ended, Unix milliseconds.
+	EndedAtUnixMs int64 `protobuf:"varint,4,opt,name=ended_at_unix_ms,json=endedAtUnixMs,proto3" json:"ended_at_unix_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MemoryBankUpdateTask) Reset() {
+	*x = MemoryBankUpdateTask{}
+	mi := &file_mithub_v1_tasks_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MemoryBankUpdateTask) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MemoryBankUpdateTask) ProtoMessage() {}
+
+func (x *MemoryBankUpdateTask) ProtoReflect() protoreflect.Message {
+	mi := &file_mithub_v1_tasks_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MemoryBankUpdateTask.ProtoReflect.Descriptor instead.
+func (*MemoryBankUpdateTask) Descriptor() ([]byte, []int) {
+	return file_mithub_v1_tasks_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *MemoryBankUpdateTask) GetTenantId() string {
+	if x != nil {
+		return x.TenantId
+	}
+	return ""
+}
+
+func (x *MemoryBankUpdateTask) GetMeetingId() string {
+	if x != nil {
+		return x.MeetingId
+	}
+	return ""
+}
+
+func (x *MemoryBankUpdateTask) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *MemoryBankUpdateTask) GetEndedAtUnixMs() int64 {
+	if x != nil {
+		return x.EndedAtUnixMs
+	}
+	return 0
+}
+
 var File_mithub_v1_tasks_proto protoreflect.FileDescriptor
 
 const file_mithub_v1_tasks_proto_rawDesc = "" +
@@ -382,7 +456,13 @@ const file_mithub_v1_tasks_proto_rawDesc = "" +
 	"\troom_name\x18\x01 \x01(\tR\broomName\x12\x1d\n" +
 	"\n" +
 	"meeting_id\x18\x02 \x01(\tR\tmeetingId\x12\x1b\n" +
-	"\ttenant_id\x18\x03 \x01(\tR\btenantIdB5Z3github.com/mithub/mithub/pkg/gen/mithub/v1;mithubv1b\x06proto3"
+	"\ttenant_id\x18\x03 \x01(\tR\btenantId\"\x95\x01\n" +
+	"\x14MemoryBankUpdateTask\x12\x1b\n" +
+	"\ttenant_id\x18\x01 \x01(\tR\btenantId\x12\x1d\n" +
+	"\n" +
+	"meeting_id\x18\x02 \x01(\tR\tmeetingId\x12\x18\n" +
+	"\aproject\x18\x03 \x01(\tR\aproject\x12'\n" +
+	"\x10ended_at_unix_ms\x18\x04 \x01(\x03R\rendedAtUnixMsB5Z3github.com/mithub/mithub/pkg/gen/mithub/v1;mithubv1b\x06proto3"
 
 var (
 	file_mithub_v1_tasks_proto_rawDescOnce sync.Once
@@ -396,12 +476,13 @@ func file_mithub_v1_tasks_proto_rawDescGZIP() []byte {
 	return file_mithub_v1_tasks_proto_rawDescData
 }
 
-var file_mithub_v1_tasks_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_mithub_v1_tasks_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
 var file_mithub_v1_tasks_proto_goTypes = []any{
-	(*Topic)(nil),          // 0: mithub.v1.Topic
-	(*TopicSnapshot)(nil),  // 1: mithub.v1.TopicSnapshot
-	(*PRGenerateTask)(nil), // 2: mithub.v1.PRGenerateTask
-	(*BotJoinTask)(nil),    // 3: mithub.v1.BotJoinTask
+	(*Topic)(nil),                // 0: mithub.v1.Topic
+	(*TopicSnapshot)(nil),        // 1: mithub.v1.TopicSnapshot
+	(*PRGenerateTask)(nil),       // 2: mithub.v1.PRGenerateTask
+	(*BotJoinTask)(nil),          // 3: mithub.v1.BotJoinTask
+	(*MemoryBankUpdateTask)(nil), // 4: mithub.v1.MemoryBankUpdateTask
 }
 var file_mithub_v1_tasks_proto_depIdxs = []int32{
 	0, // 0: mithub.v1.TopicSnapshot.topics:type_name -> mithub.v1.Topic
@@ -424,7 +505,7 @@ func file_mithub_v1_tasks_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mithub_v1_tasks_proto_rawDesc), len(file_mithub_v1_tasks_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   4,
+			NumMessages:   5,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

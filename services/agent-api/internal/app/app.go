@@ -13,13 +13,16 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
@@ -119,12 +122,20 @@ func (a *App) init(ctx context.Context) error {
 		Store: a.store, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
 		Model: model, Window: tokens.ContextWindow(model, a.cfg.LLM.ContextWindow), ReservedOutput: a.cfg.LLM.MaxOutputTokens,
 		Corrector: corr, L1Wait: a.cfg.Context.WithDefaults().L1Wait, Log: a.log,
+		MemoryBank: asking.StoredBank(a.store),
 	}
+	// Compressions asked for over MCP run on pr-worker through the queue.
+	memEngine := memory.NewEngine(a.store, counter, memory.NewLocal(), a.cfg.Memory)
+	memQueue := memory.NewQueue(memEngine, asynq.NewClientFromRedisClient(a.redis), a.redis,
+		memory.QueueOptions{QueueName: tasks.MemoryQueueName}, a.log.With("component", "memory"))
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Store: a.store, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
 		BodyLimit: a.cfg.BodyLimit, L1Wait: a.cfg.Context.WithDefaults().L1Wait,
 		Engine: a.engine, Searcher: a.store, SearchThreshold: a.cfg.Context.WithDefaults().SearchThreshold,
-		Ask: asker,
+		Ask: asker, Memory: memory.NewService(memEngine, memQueue),
+		// The queue client shares the Redis connection pool; a.redis is
+		// closed last, in close.
+		PRs: a.store, Queue: asynq.NewClientFromRedisClient(a.redis),
 		Ready: map[string]health.Check{
 			"postgres": a.store.Ping,
 			"redis":    func(ctx context.Context) error { return a.redis.Ping(ctx).Err() },

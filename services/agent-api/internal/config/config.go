@@ -8,6 +8,7 @@ import (
 	"github.com/mithub/mithub/pkg/envconf"
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/memory"
 )
 
 // Environments.
@@ -42,6 +43,9 @@ type Config struct {
 	// CacheTTL is MITHUB_CACHE_TTL, idle time before a meeting's context is
 	// dropped from memory (default 1h).
 	CacheTTL time.Duration
+	// Memory is the long-conversation memory (MITHUB_MEMORY_*); the MCP
+	// memory tools plan compressions here and pr-worker runs them.
+	Memory memory.Config
 	// Context holds the MITHUB_CTX_* limits: L0_MAX_TURNS (25),
 	// L0_MAX_TOKENS (3000), CHUNK_TURNS (25), BUFFER_MAX_TURNS (100),
 	// BUFFER_MAX_TOKENS (10000), MAX_TOPICS (30), MERGE_THRESHOLD (0.80),
@@ -117,6 +121,7 @@ func load(r *envconf.Reader) (Config, error) {
 		BodyLimit:        r.Int("MITHUB_HTTP_BODY_LIMIT", 4<<20, 1<<10, 256<<20),
 		CacheSize:        r.Int("MITHUB_CACHE_SIZE", 1000, 1, 10_000_000),
 		CacheTTL:         r.Duration("MITHUB_CACHE_TTL", time.Hour),
+		Memory:           memory.LoadConfig(r),
 		Context: meetingctx.Config{
 			L0MaxTurns:      r.Int("MITHUB_CTX_L0_MAX_TURNS", meetingctx.DefaultL0MaxTurns, 1, 10_000),
 			L0MaxTokens:     r.Int("MITHUB_CTX_L0_MAX_TOKENS", meetingctx.DefaultL0MaxTokens, 1, 10_000_000),

@@ -334,3 +334,22 @@ func TestAskDoesNotBlockOnSlowSegmentation(t *testing.T) {
 		t.Fatalf("citations %+v", res.Citations)
 	}
 }
+
+// The project's memory bank reaches the answer's context.
+func TestAskUsesMemoryBank(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	key := h.key("acme")
+	m := h.createMeeting(key)
+	h.post(key, m.ID, twoSubjects(10))
+	entry := "2026-11-02 weekly: 광고 예산은 분기마다 재검토한다 (ad budget reviewed quarterly)"
+	if r := h.json(http.MethodPut, "/v1/memory-bank/default/03-decisions", key, map[string]string{"content": entry}); r.status != http.StatusOK {
+		t.Fatalf("put memory bank: %d %s", r.status, r.body)
+	}
+	status, res, body := h.askJSON(key, m.ID, "?debug=true", map[string]string{"question": "what was decided about the budget before?"})
+	if status != http.StatusOK {
+		t.Fatalf("ask: %d %s", status, body)
+	}
+	if !strings.Contains(res.Debug.System, entry) {
+		t.Fatalf("memory bank missing from the context:\n%s", res.Debug.System)
+	}
+}

@@ -127,6 +127,7 @@ func (s *Server) endMeeting(c *fiber.Ctx) error {
 	} else {
 		s.Log.Warn("flush context of ended meeting", "meeting_id", id, "err", err)
 	}
+	s.meetingEnded(c.UserContext(), tenantOf(c).ID, m)
 	return c.JSON(toMeetingJSON(m))
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
@@ -51,12 +52,20 @@ type Deps struct {
 	SearchThreshold float64
 	// Ask answers questions about meetings.
 	Ask *asking.Service
+	// Memory serves the MCP memory tools (nil: an in-process memory on
+	// Store with the offline summarizer).
+	Memory *memory.Service
+	// PRs stores PRs and the memory bank; Queue enqueues pr:generate and
+	// memory:bank-update. Without them the PR routes answer 503.
+	PRs   PRStore
+	Queue TaskQueue
 }
 
 // Server holds the handlers' dependencies.
 type Server struct {
 	Deps
-	auth *authenticator
+	auth     *authenticator
+	mcpState mcpState
 }
 
 // New builds the Fiber app with every route.
@@ -86,6 +95,7 @@ func New(d Deps) *fiber.App {
 
 	v1 := app.Group("/v1", s.auth.middleware)
 	v1.Post("/meetings", s.createMeeting)
+	v1.Get("/meetings", s.listMeetings)
 	v1.Get("/meetings/:id", s.getMeeting)
 	v1.Post("/meetings/:id/end", s.endMeeting)
 	v1.Post("/meetings/:id/utterances", s.postUtterances)
@@ -94,6 +104,18 @@ func New(d Deps) *fiber.App {
 	v1.Post("/meetings/:id/ask", s.ask)
 	v1.Get("/meetings/:id/topics", s.getTopics)
 	v1.Get("/search", s.search)
+	v1.Post("/meetings/:id/generate-pr", s.generatePR)
+	v1.Get("/meetings/:id/prs", s.listMeetingPRs)
+	v1.Get("/prs/:id", s.getPR)
+	v1.Post("/prs/:id/approve", s.approvePR)
+	v1.Post("/prs/:id/reject", s.rejectPR)
+	v1.Get("/memory-bank/:project", s.getMemoryBank)
+	v1.Put("/memory-bank/:project", s.putMemoryBank)
+	v1.Get("/memory-bank/:project/:category", s.getMemoryEntry)
+	v1.Put("/memory-bank/:project/:category", s.putMemoryEntry)
+
+	app.Post("/mcp", s.auth.middleware, s.mcp)
+	app.Get("/mcp", s.auth.middleware, mcpGet)
 
 	app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	return app

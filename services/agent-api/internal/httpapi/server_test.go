@@ -53,7 +53,8 @@ func askService(st *store.Store, cache *contexts.Cache, counter tokens.Counter, 
 	return &asking.Service{
 		Store: st, Contexts: cache, Planner: o.planner, Answerer: o.answerer, Counter: counter,
 		Model: "local", Window: tokens.ContextWindow("local", 0), ReservedOutput: 1024, L1Wait: o.l1Wait,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		MemoryBank: asking.StoredBank(st),
+		Log:        slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 }
 
@@ -87,6 +88,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		Engine: eng, Searcher: st, SearchThreshold: 0.3,
 		Ready: map[string]health.Check{"postgres": st.Ping},
 		Ask:   askService(st, cache, counter, o),
+		PRs:   st, Queue: testQueue(t),
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache}
 }

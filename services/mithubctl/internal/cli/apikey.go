@@ -42,8 +42,8 @@ type apikeyConfig struct {
 func apikeyCommand() command {
 	return command{
 		name:    "apikey",
-		summary: "create an API key for a tenant and print it",
-		usage:   "mithubctl apikey create --tenant NAME [--name KEYNAME] [--database-url URL]",
+		summary: "create an API key for a tenant and print it, or revoke one",
+		usage:   "mithubctl apikey create --tenant NAME [--name KEYNAME] [--database-url URL] | apikey revoke --key KEY",
 		flags: func() *flag.FlagSet {
 			var c apikeyConfig
 			return apikeyFlags(&c)
@@ -65,11 +65,11 @@ func parseAPIKey(args []string, getenv func(string) string) (apikeyConfig, error
 	var c apikeyConfig
 	switch {
 	case len(args) == 0:
-		return c, usageErrorf("apikey", "missing subcommand: want 'create'")
+		return c, usageErrorf("apikey", "missing subcommand: want 'create' or 'revoke'")
 	case args[0] == "-h" || args[0] == "-help" || args[0] == "--help":
 		return c, errHelp
 	case args[0] != "create":
-		return c, usageErrorf("apikey", "unknown subcommand %q: want 'create'", args[0])
+		return c, usageErrorf("apikey", "unknown subcommand %q: want 'create' or 'revoke'", args[0])
 	}
 	if err := parseFlags(apikeyFlags(&c), args[1:]); err != nil {
 		return c, err
@@ -93,6 +93,9 @@ func parseAPIKey(args []string, getenv func(string) string) (apikeyConfig, error
 
 // runAPIKey prints only the new key on stdout.
 func runAPIKey(ctx context.Context, e *env, args []string) error {
+	if len(args) > 0 && args[0] == "revoke" {
+		return runAPIKeyRevoke(ctx, e, args[1:])
+	}
 	c, err := parseAPIKey(args, e.getenv)
 	if err != nil {
 		return err

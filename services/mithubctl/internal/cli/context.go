@@ -18,13 +18,16 @@ type contextConfig struct {
 	MeetingID string
 	// JSON prints the API's document instead of the transcript view.
 	JSON bool
+	// Conversation selects a long-term memory conversation instead of a
+	// meeting's live context (see contextconv.go).
+	Conversation conversationContext
 }
 
 func contextCommand() command {
 	return command{
 		name:    "context",
 		summary: "print a meeting's L0 context (recent turns and token totals)",
-		usage:   "mithubctl context --meeting ID [--json]",
+		usage:   "mithubctl context --meeting ID [--json] | context --conversation ID [--budget N] [--json]",
 		flags: func() *flag.FlagSet {
 			var c contextConfig
 			return contextFlags(&c)
@@ -38,6 +41,7 @@ func contextFlags(c *contextConfig) *flag.FlagSet {
 	fs.StringVar(&c.MeetingID, "meeting", "", "meeting id (required)")
 	fs.BoolVar(&c.JSON, "json", false, "print the raw JSON document")
 	c.API.register(fs)
+	c.Conversation.register(fs)
 	return fs
 }
 
@@ -47,8 +51,11 @@ func parseContext(args []string, getenv func(string) string) (contextConfig, err
 	if err := parseFlags(contextFlags(&c), args); err != nil {
 		return c, err
 	}
+	if c.Conversation.ID != "" {
+		return c, c.Conversation.resolve(c.MeetingID, c.API.Key, getenv)
+	}
 	if c.MeetingID == "" {
-		return c, usageErrorf("context", "--meeting is required")
+		return c, usageErrorf("context", "--meeting is required (or --conversation for a memory conversation)")
 	}
 	return c, c.API.resolve("context", getenv)
 }
@@ -57,6 +64,9 @@ func runContext(ctx context.Context, e *env, args []string) error {
 	c, err := parseContext(args, e.getenv)
 	if err != nil {
 		return err
+	}
+	if c.Conversation.ID != "" {
+		return runConversationContext(ctx, e, c.Conversation, c.JSON)
 	}
 	client := c.API.client(e.stderr)
 	if c.JSON {

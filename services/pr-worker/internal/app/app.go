@@ -13,20 +13,24 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mithub/mithub/pkg/health"
+	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/services/pr-worker/internal/config"
 	"github.com/mithub/mithub/services/pr-worker/internal/jobs"
 )
 
 // App is a wired pr-worker.
 type App struct {
-	cfg   config.Config
-	log   *slog.Logger
-	store *store.Store
-	redis redis.UniversalClient
-	queue *asynq.Server
-	ln    net.Listener
-	http  *http.Server
+	cfg       config.Config
+	log       *slog.Logger
+	store     *store.Store
+	redis     redis.UniversalClient
+	queue     *asynq.Server
+	extractor prdoc.Extractor
+	memory    *jobs.Memory
+	ln        net.Listener
+	http      *http.Server
 }
 
 // New connects to PostgreSQL and Redis, migrates when configured, binds the
@@ -68,13 +72,25 @@ func (a *App) init(ctx context.Context) error {
 		// Not fatal: /readyz reports it and asynq reconnects.
 		a.log.Warn("redis not reachable", "err", err)
 	}
+	if a.extractor, err = newExtractor(a.cfg.LLM); err != nil {
+		return err
+	}
+	llm := a.cfg.LLM
+	if a.memory, err = jobs.NewMemory(a.cfg.Memory, jobs.MemoryLLM{Provider: llm.Provider, BaseURL: llm.BaseURL,
+		APIKey: llm.APIKey, Model: llm.Model, Timeout: llm.Timeout}, a.store, a.redis, a.log); err != nil {
+		return err
+	}
 	a.queue = asynq.NewServerFromRedisClient(a.redis, asynq.Config{
 		Concurrency:     a.cfg.Concurrency,
 		Queues:          a.cfg.Queues,
 		ShutdownTimeout: a.cfg.ShutdownTimeout,
+		RetryDelayFunc:  tasks.RetryDelay,
 		ErrorHandler:    errorHandler(a.log),
 		Logger:          asynqLogger{log: a.log.With("component", "asynq")},
 		LogLevel:        asynqLevel(a.cfg.LogLevel),
+
+		// Memory tasks enqueue their successors: poll an empty queue often.
+		TaskCheckInterval: 100 * time.Millisecond,
 	})
 
 	a.ln, err = net.Listen("tcp", a.cfg.HTTPAddr)
@@ -97,11 +113,15 @@ func (a *App) init(ctx context.Context) error {
 	return nil
 }
 
-// mux routes every task type to its handler. Handlers get their
-// dependencies (a.store, ...) through their constructors.
+// mux routes every task type to its handler; this is the one place task
+// types are registered. Handlers get their dependencies (a.store, ...)
+// through their constructors.
 func (a *App) mux() *asynq.ServeMux {
 	mux := asynq.NewServeMux()
 	mux.Handle(jobs.TypePing, jobs.PingHandler{})
+	mux.Handle(tasks.TypePRGenerate, jobs.NewPRGenerateHandler(a.store, a.extractor, a.log.With("task_type", tasks.TypePRGenerate)))
+	mux.Handle(tasks.TypeMemoryBankUpdate, jobs.NewMemoryBankHandler(a.store, a.extractor, a.log.With("task_type", tasks.TypeMemoryBankUpdate)))
+	a.memory.Register(mux)
 	return mux
 }
 
@@ -116,6 +136,11 @@ func (a *App) Run(ctx context.Context) error {
 	if err := a.queue.Start(a.mux()); err != nil {
 		a.close()
 		return fmt.Errorf("start asynq server: %w", err)
+	}
+	if n, err := a.memory.Resume(ctx); err != nil {
+		a.log.Warn("resume memory compressions", "err", err)
+	} else if n > 0 {
+		a.log.Info("memory compressions resumed", "jobs", n)
 	}
 	a.log.Info("pr-worker running", "addr", a.ln.Addr().String(),
 		"queues", a.cfg.Queues, "concurrency", a.cfg.Concurrency)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/envconf"
 	"github.com/mithub/mithub/pkg/logging"
+	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/services/pr-worker/internal/jobs"
 )
 
@@ -42,6 +43,31 @@ type Config struct {
 	// in-flight tasks may run after a stop signal before they are pushed
 	// back to their queue.
 	ShutdownTimeout time.Duration
+	// LLM is the PR extractor's chat provider: MITHUB_LLM_PROVIDER
+	// (local|openai, default local), MITHUB_LLM_BASE_URL, MITHUB_LLM_API_KEY,
+	// MITHUB_LLM_MODEL (required for openai; it also picks the BPE table),
+	// MITHUB_LLM_CONTEXT_WINDOW (default 0: from the model table), MITHUB_LLM_TIMEOUT
+	// (default 60s).
+	LLM LLMConfig
+	// Memory holds the long-conversation memory settings, MITHUB_MEMORY_*
+	// (see memory.LoadConfig: chunk 500 tokens, fan-in 5, 20 in flight).
+	Memory memory.Config
+}
+
+// Providers.
+const (
+	ProviderLocal  = "local"
+	ProviderOpenAI = "openai"
+)
+
+// LLMConfig selects and configures the chat provider.
+type LLMConfig struct {
+	Provider      string
+	BaseURL       string
+	APIKey        string
+	Model         string
+	ContextWindow int
+	Timeout       time.Duration
 }
 
 // Load reads the configuration from the environment and validates it.
@@ -63,6 +89,23 @@ func load(r *envconf.Reader) (Config, error) {
 		},
 		HTTPAddr:        r.String("MITHUB_WORKER_HTTP_ADDR", "127.0.0.1:8091"),
 		ShutdownTimeout: r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 30*time.Second),
+		LLM: LLMConfig{
+			Provider:      r.OneOf("MITHUB_LLM_PROVIDER", ProviderLocal, ProviderLocal, ProviderOpenAI),
+			BaseURL:       r.String("MITHUB_LLM_BASE_URL", ""),
+			APIKey:        r.String("MITHUB_LLM_API_KEY", ""),
+			Model:         r.String("MITHUB_LLM_MODEL", ""),
+			ContextWindow: r.Int("MITHUB_LLM_CONTEXT_WINDOW", 0, 0, 100_000_000),
+			Timeout:       r.Duration("MITHUB_LLM_TIMEOUT", 60*time.Second),
+		},
+	}
+	c.Memory = memory.LoadConfig(r)
+	if c.LLM.Provider == ProviderOpenAI {
+		if c.LLM.BaseURL == "" {
+			r.Fail("MITHUB_LLM_BASE_URL", "required when MITHUB_LLM_PROVIDER=openai")
+		}
+		if c.LLM.Model == "" {
+			r.Fail("MITHUB_LLM_MODEL", "required when MITHUB_LLM_PROVIDER=openai")
+		}
 	}
 	if _, err := asynq.ParseRedisURI(c.RedisURL); err != nil {
 		r.Fail("MITHUB_REDIS_URL", "%s", urlProblem(err))

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/pr-worker/internal/config"
 )
 
@@ -22,6 +24,9 @@ func TestDefaults(t *testing.T) {
 		Concurrency:     10,
 		HTTPAddr:        "127.0.0.1:8091",
 		ShutdownTimeout: 30 * time.Second,
+		LLM:             config.LLMConfig{Provider: "local", Timeout: 60 * time.Second},
+		Memory: memory.Config{ChunkTokens: 500, FanIn: 5, MaxInFlight: 20, ContextWindow: tokens.DefaultContextWindow,
+			CompressAt: 0.70, CompressTo: 0.10, SummaryTokens: 200, MergeTokens: 300},
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", c, want)
@@ -60,6 +65,10 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{map[string]string{"MITHUB_REDIS_URL": "redis://127.0.0.1:6379/zero"}, "MITHUB_REDIS_URL"},
 		{map[string]string{"MITHUB_WORKER_HTTP_ADDR": "8091"}, "MITHUB_WORKER_HTTP_ADDR"},
 		{map[string]string{"MITHUB_LOG_LEVEL": "loud"}, "MITHUB_LOG_LEVEL"},
+		{map[string]string{"MITHUB_LLM_PROVIDER": "gpt"}, "MITHUB_LLM_PROVIDER"},
+		{map[string]string{"MITHUB_LLM_PROVIDER": "openai", "MITHUB_LLM_MODEL": "m"}, "MITHUB_LLM_BASE_URL"},
+		{map[string]string{"MITHUB_LLM_PROVIDER": "openai", "MITHUB_LLM_BASE_URL": "http://x/v1"}, "MITHUB_LLM_MODEL"},
+		{map[string]string{"MITHUB_LLM_CONTEXT_WINDOW": "-5"}, "MITHUB_LLM_CONTEXT_WINDOW"},
 	}
 	for _, tt := range tests {
 		_, err := config.FromMap(tt.give)

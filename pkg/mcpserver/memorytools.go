@@ -1,0 +1,217 @@
+package mcpserver
+
+import (
+	"context"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mithub/mithub/pkg/memory"
+)
+
+const (
+	maxTokensArg = 100_000_000
+	maxK         = 100
+)
+
+type shouldCompressInput struct {
+	ConversationID string `json:"conversation_id,omitempty" jsonschema:"conversation to check (default: the current one)"`
+	CurrentTokens  int    `json:"current_tokens,omitempty" jsonschema:"your own count of the live context in tokens (default: the conversation's live tokens)"`
+	ContextWindow  int    `json:"context_window,omitempty" jsonschema:"your model's context window in tokens (default: the server's)"`
+}
+
+type shouldCompressOutput struct {
+	ConversationID string `json:"conversation_id"`
+	memory.Decision
+}
+
+type addMessageInput struct {
+	ConversationID string `json:"conversation_id,omitempty" jsonschema:"chat conversation to add to (default: the current one, created on first use)"`
+	Role           string `json:"role" jsonschema:"who wrote it: user, assistant, system, tool or a name"`
+	Content        string `json:"content" jsonschema:"the message text"`
+}
+
+type addMessageOutput struct {
+	ConversationID string `json:"conversation_id"`
+	Seq            int    `json:"seq"`
+	Tokens         int    `json:"tokens"`
+	memory.Decision
+}
+
+type getContextInput struct {
+	ConversationID string `json:"conversation_id,omitempty" jsonschema:"conversation (default: the current one)"`
+	BudgetTokens   int    `json:"budget_tokens,omitempty" jsonschema:"size of the returned context in tokens (default: 10% of the context window)"`
+	ContextWindow  int    `json:"context_window,omitempty" jsonschema:"your model's context window in tokens (default: the server's)"`
+	Compress       *bool  `json:"compress,omitempty" jsonschema:"compress first: true always, false never; default: when memory_should_compress says so"`
+}
+
+type contextOutput struct {
+	memory.Context
+	// Text is the context rendered for a prompt.
+	Text string `json:"text"`
+	// Compression: done (compressed now), running (queued, summaries
+	// arrive in the background), skipped.
+	Compression string `json:"compression,omitempty"`
+}
+
+type searchInput struct {
+	Query          string `json:"query" jsonschema:"words to look for (Korean or English)"`
+	ConversationID string `json:"conversation_id,omitempty" jsonschema:"search one conversation (default: all of yours)"`
+	K              int    `json:"k,omitempty" jsonschema:"number of results, 1 to 100 (default 10)"`
+}
+
+type searchOutput struct {
+	Query string       `json:"query"`
+	Hits  []memory.Hit `json:"hits"`
+}
+
+type statsInput struct {
+	ConversationID string `json:"conversation_id,omitempty" jsonschema:"conversation (default: the current one)"`
+}
+
+func (s *session) addMemoryTools(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "memory_should_compress",
+		Description: "Say whether the conversation's live context is over 70% of the model's context window and should be compressed. Call before each answer."},
+		s.shouldCompress)
+	mcp.AddTool(srv, &mcp.Tool{Name: "memory_add_message",
+		Description: "Save one message of the conversation to long-term memory. Returns its position and whether the context should be compressed."},
+		s.addMessage)
+	mcp.AddTool(srv, &mcp.Tool{Name: "memory_get_context",
+		Description: "Return the conversation compressed to a token budget (default 10% of the window): summaries of older turns, then the most recent turns verbatim."},
+		s.getContext)
+	mcp.AddTool(srv, &mcp.Tool{Name: "memory_search",
+		Description: "Search past turns and summaries by words (Korean or English), best matches first."},
+		s.search)
+	mcp.AddTool(srv, &mcp.Tool{Name: "memory_get_stats",
+		Description: "Token usage of a conversation: turns, raw and live tokens, summaries per level, compression ratio."},
+		s.stats)
+}
+
+func (s *session) shouldCompress(ctx context.Context, _ *mcp.CallToolRequest, in shouldCompressInput) (*mcp.CallToolResult, any, error) {
+	if err := checkUUID("conversation_id", in.ConversationID, false); err != nil {
+		return nil, nil, err
+	}
+	if err := checkRange("current_tokens", in.CurrentTokens, 0, maxTokensArg); err != nil {
+		return nil, nil, err
+	}
+	if err := checkRange("context_window", in.ContextWindow, 0, maxTokensArg); err != nil {
+		return nil, nil, err
+	}
+	conv, err := s.conversation(ctx, in.ConversationID, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := s.opts.Memory.ShouldCompress(ctx, s.opts.TenantID, conv, in.ContextWindow, in.CurrentTokens)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nil, shouldCompressOutput{ConversationID: conv, Decision: d}, nil
+}
+
+func (s *session) addMessage(ctx context.Context, _ *mcp.CallToolRequest, in addMessageInput) (*mcp.CallToolResult, any, error) {
+	if err := checkUUID("conversation_id", in.ConversationID, false); err != nil {
+		return nil, nil, err
+	}
+	// Check the message before a conversation is created for it.
+	switch {
+	case strings.TrimSpace(in.Role) == "":
+		return nil, nil, invalid("role is required")
+	case strings.TrimSpace(in.Content) == "":
+		return nil, nil, invalid("content is required")
+	}
+	conv, err := s.conversation(ctx, in.ConversationID, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := s.opts.Memory.AddMessage(ctx, s.opts.TenantID, conv, in.Role, in.Content)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := s.opts.Memory.ShouldCompress(ctx, s.opts.TenantID, conv, 0, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nil, addMessageOutput{ConversationID: conv, Seq: t.Seq, Tokens: t.Tokens, Decision: d}, nil
+}
+
+func (s *session) getContext(ctx context.Context, _ *mcp.CallToolRequest, in getContextInput) (*mcp.CallToolResult, any, error) {
+	if err := checkUUID("conversation_id", in.ConversationID, false); err != nil {
+		return nil, nil, err
+	}
+	if err := checkRange("budget_tokens", in.BudgetTokens, 0, maxTokensArg); err != nil {
+		return nil, nil, err
+	}
+	if err := checkRange("context_window", in.ContextWindow, 0, maxTokensArg); err != nil {
+		return nil, nil, err
+	}
+	conv, err := s.conversation(ctx, in.ConversationID, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	compress := false
+	if in.Compress != nil {
+		compress = *in.Compress
+	} else {
+		d, err := s.opts.Memory.ShouldCompress(ctx, s.opts.TenantID, conv, in.ContextWindow, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		compress = d.ShouldCompress
+	}
+	status := "skipped"
+	if compress {
+		job, err := s.opts.Memory.Compress(ctx, s.opts.TenantID, conv, in.ContextWindow)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := s.opts.Memory.Progress(ctx, job)
+		if err != nil {
+			return nil, nil, err
+		}
+		status = "running"
+		if p.Done {
+			status = "done"
+		}
+	}
+	budget := in.BudgetTokens
+	if budget == 0 {
+		budget = s.opts.Memory.TargetTokens(in.ContextWindow)
+	}
+	c, err := s.opts.Memory.Context(ctx, s.opts.TenantID, conv, budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nil, contextOutput{Context: c, Text: c.Text(), Compression: status}, nil
+}
+
+func (s *session) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, any, error) {
+	if err := checkUUID("conversation_id", in.ConversationID, false); err != nil {
+		return nil, nil, err
+	}
+	if err := checkRange("k", in.K, 0, maxK); err != nil {
+		return nil, nil, err
+	}
+	hits, err := s.opts.Memory.Search(ctx, s.opts.TenantID, in.ConversationID, in.Query, in.K)
+	if err != nil {
+		return nil, nil, err
+	}
+	if hits == nil {
+		hits = []memory.Hit{}
+	}
+	return nil, searchOutput{Query: in.Query, Hits: hits}, nil
+}
+
+func (s *session) stats(ctx context.Context, _ *mcp.CallToolRequest, in statsInput) (*mcp.CallToolResult, any, error) {
+	if err := checkUUID("conversation_id", in.ConversationID, false); err != nil {
+		return nil, nil, err
+	}
+	conv, err := s.conversation(ctx, in.ConversationID, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := s.opts.Memory.Stats(ctx, s.opts.TenantID, conv)
+	if err != nil {
+		return nil, nil, err
+	}
+	return nil, st, nil
+}

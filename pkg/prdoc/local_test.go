@@ -1,0 +1,233 @@
+package prdoc_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mithub/mithub/pkg/prdoc"
+	"github.com/mithub/mithub/pkg/store"
+)
+
+// wednesday is the meeting date the due dates resolve against.
+var wednesday = time.Date(2026, 1, 7, 10, 0, 0, 0, time.UTC)
+
+func turns(lines ...string) []prdoc.Turn {
+	out := make([]prdoc.Turn, len(lines))
+	for i, l := range lines {
+		who, text, _ := strings.Cut(l, ": ")
+		out[i] = prdoc.Turn{ID: int64(100 + i), Seq: i, Speaker: who, Text: text, StartMS: int64(i) * 5000, EndMS: int64(i)*5000 + 4000}
+	}
+	return out
+}
+
+func extract(t *testing.T, in prdoc.Input) prdoc.Document {
+	t.Helper()
+	d, err := prdoc.NewLocal().Extract(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func TestLocalDecisions(t *testing.T) {
+	tests := []struct {
+		give string
+		want bool
+	}{
+		{"Alice: We decided to ship version two on Friday.", true},
+		{"Alice: Let's go with the blue design for the landing page.", true},
+		{"Alice: So we'll use Postgres for the event store.", true},
+		{"민수: 배포는 다음 주 월요일로 하기로 했습니다.", true},
+		{"민수: 최종 결정은 React Native로 가는 것입니다.", true},
+		{"지영: 그 방식으로 합시다, 일정이 더 안전하니까요.", true},
+		{"Alice: Did we decide to ship on Friday?", false},
+		{"지영: 고객 계정 마이그레이션 방법은 아직 결정되지 않았습니다.", false},
+		{"Bob: The weather was nice this morning.", false},
+		{"Bob: Agreed.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.give, func(t *testing.T) {
+			d := extract(t, prdoc.Input{Turns: turns(tt.give)})
+			if got := len(d.Decisions) > 0; got != tt.want {
+				t.Errorf("decision found %v, want %v (%+v)", got, tt.want, d.Decisions)
+			}
+		})
+	}
+}
+
+func TestLocalActionItemsOwnerAndDue(t *testing.T) {
+	tests := []struct {
+		name      string
+		give      []string
+		wantOwner string
+		wantDue   string // YYYY-MM-DD, "" for none
+	}{
+		{"english commitment", []string{"Bob: I'll send the release notes to support by Friday."}, "Bob", "2026-01-09"},
+		{"korean commitment", []string{"민수: 제가 내일까지 보고서를 정리하겠습니다."}, "민수", "2026-01-08"},
+		{"request to a named speaker", []string{"Alice: Bob, can you draft the FAQ by next Monday?", "Bob: Sure."}, "Bob", "2026-01-12"},
+		{"request answered by the next speaker", []string{"Alice: Could you please check the load test numbers?", "Carol: Yes, on it."}, "Carol", ""},
+		{"korean request to a named speaker", []string{"지영: 민수 님이 다음 주 금요일까지 디자인 시안을 공유해 주세요.", "민수: 네 알겠습니다."}, "민수", "2026-01-16"},
+		{"korean month and day", []string{"민수: 제가 1월 20일까지 계약서를 검토하겠습니다."}, "민수", "2026-01-20"},
+		{"end of month", []string{"Bob: I will finish the migration plan by the end of the month."}, "Bob", "2026-01-31"},
+		{"in two weeks", []string{"Bob: I'm going to prepare the benchmark report in two weeks."}, "Bob", "2026-01-21"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(tt.give...)})
+			if len(d.ActionItems) != 1 {
+				t.Fatalf("action items = %+v, want 1", d.ActionItems)
+			}
+			a := d.ActionItems[0]
+			if a.Owner != tt.wantOwner || a.DueDate != tt.wantDue || a.Seq != 0 {
+				t.Errorf("item = %+v, want owner %q due %q", a, tt.wantOwner, tt.wantDue)
+			}
+			if tt.wantDue != "" && a.Due == "" {
+				t.Errorf("due date %s resolved from no stated text", a.DueDate)
+			}
+		})
+	}
+}
+
+func TestLocalOpenQuestions(t *testing.T) {
+	d := extract(t, prdoc.Input{Turns: turns(
+		"Bob: How are we going to migrate the old customer accounts without downtime?",
+		"Alice: Right?",
+		"Carol: Should we pick the managed database or run our own cluster?",
+		"Alice: We decided to go with the managed database.",
+		"지영: 데이터 보존 기간은 아직 정해지지 않았습니다.",
+	)})
+	var texts []string
+	for _, q := range d.OpenQuestions {
+		texts = append(texts, q.Text)
+	}
+	want := []string{
+		"How are we going to migrate the old customer accounts without downtime?",
+		"데이터 보존 기간은 아직 정해지지 않았습니다.",
+	}
+	if !slices.Equal(texts, want) {
+		t.Errorf("open questions = %q, want %q (the answered one and the filler left out)", texts, want)
+	}
+}
+
+// Every turn is on the agenda: the topics first, then items for the turns
+// no topic covered yet.
+func TestAgendaCoversTopicsAndTail(t *testing.T) {
+	// Long turns from two vocabularies, 50 s each: the lexical segmenter
+	// needs blocks of a few hundred words to see the change at turn 40.
+	release := strings.Fields("release schedule load test candidate build staging deploy rollback latency throughput server cluster")
+	hiring := strings.Fields("채용 일정 면접 질문 목록 신입 개발자 지원자 서류 평가 연봉 협상 온보딩")
+	var lines []string
+	for i := range 80 {
+		vocab, who := release, "Alice"
+		if i >= 40 {
+			vocab, who = hiring, "민수"
+		}
+		words := make([]string, 60)
+		for k := range words {
+			words[k] = vocab[(i*7+k*5)%len(vocab)]
+		}
+		lines = append(lines, who+": "+strings.Join(words, " "))
+	}
+	ts := turns(lines...)
+	for i := range ts {
+		ts[i].StartMS, ts[i].EndMS = ts[i].StartMS*10, ts[i].EndMS*10
+	}
+	in := prdoc.Input{Turns: ts, Topics: []prdoc.Topic{
+		{ID: "t-1", Title: "Release", Keywords: []string{"release"}, StartSeq: 0, EndSeq: 19},
+		{ID: "t-2", Title: "Load test", StartSeq: 20, EndSeq: 39},
+		{ID: "t-3", Title: "Beyond the input", StartSeq: 200, EndSeq: 210},
+	}}
+	agenda, err := prdoc.Agenda(context.Background(), in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := 0
+	for _, a := range agenda {
+		if a.StartSeq != next {
+			t.Fatalf("agenda %+v: item starts at %d, want %d", agenda, a.StartSeq, next)
+		}
+		next = a.EndSeq + 1
+	}
+	// Long topics may be refined into several items; they keep the id.
+	var ids []string
+	for _, a := range agenda {
+		if len(ids) == 0 || ids[len(ids)-1] != a.TopicID {
+			ids = append(ids, a.TopicID)
+		}
+	}
+	if next != 80 || !slices.Equal(ids, []string{"t-1", "t-2", ""}) {
+		t.Errorf("agenda = %+v, want items of t-1, t-2, then of the uncovered turns", agenda)
+	}
+	if !slices.Contains(agenda[0].Keywords, "release") || len(agenda[0].Keywords) < 2 {
+		t.Errorf("first item keywords = %q, want the topic's and key terms", agenda[0].Keywords)
+	}
+}
+
+func TestMarkdownEscapesMeetingText(t *testing.T) {
+	d := extract(t, prdoc.Input{MeetingTitle: "# Weekly | sync", Date: wednesday, Turns: turns(
+		"Alice: We decided to use *bold* [links](http://x) <script> in the docs.",
+		"민수: 제가 금요일까지 문서를 정리하겠습니다.",
+	)})
+	md := prdoc.Markdown(d)
+	for _, want := range []string{"# \\# Weekly \\| sync (2026-01-07)", "\\*bold\\*", "\\[links\\]", "&lt;script&gt;", "**민수**", "due 금요일까지 → 2026-01-09"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "<script>") {
+		t.Error("markdown carries raw HTML from the meeting")
+	}
+}
+
+func TestMergeSectionIsIdempotentAndAppends(t *testing.T) {
+	const m1, m2 = "m-1", "m-2"
+	ledger := prdoc.MergeSection(store.CategoryDecisions, "", m1, "- a\n")
+	again := prdoc.MergeSection(store.CategoryDecisions, ledger, m1, "- a\n")
+	if again != ledger {
+		t.Errorf("merging the same meeting twice changed the content:\n%q\n%q", ledger, again)
+	}
+	two := prdoc.MergeSection(store.CategoryDecisions, ledger, m2, "- b\n")
+	if !strings.HasPrefix(two, ledger) || strings.Index(two, "- b") < strings.Index(two, "- a") {
+		t.Errorf("second meeting not appended:\n%s", two)
+	}
+	replaced := prdoc.MergeSection(store.CategoryDecisions, two, m1, "- a2\n")
+	if strings.Contains(replaced, "- a\n") || !strings.Contains(replaced, "- a2") || strings.Index(replaced, "- a2") > strings.Index(replaced, "- b") {
+		t.Errorf("section of m1 not replaced in place:\n%s", replaced)
+	}
+	if got := prdoc.StripMarkers(replaced); strings.Contains(got, "mithub:meeting") || !strings.Contains(got, "- b") {
+		t.Errorf("StripMarkers = %q", got)
+	}
+	if got := prdoc.MergeSection(store.CategoryOverview, "kept", m1, "new"); got != "kept" {
+		t.Errorf("overview overwritten: %q", got)
+	}
+	if _, err := prdoc.Merge(nil, m1, []prdoc.MemoryUpdate{{Category: "99-x", Content: "x"}}); err == nil {
+		t.Error("Merge accepted an unknown category")
+	}
+}
+
+func TestProposedMemoryUpdates(t *testing.T) {
+	d := extract(t, prdoc.Input{MeetingID: "m-1", MeetingTitle: "Sprint review", Date: wednesday, Turns: turns(
+		"Alice: We decided to drop the legacy export feature.",
+		"Bob: I'll update the changelog by Friday.",
+		"Carol: Next time we should have run the load test earlier.",
+	)})
+	got := map[string]string{}
+	for _, u := range d.MemoryUpdates {
+		got[u.Category] = u.Content
+	}
+	if !strings.Contains(got[store.CategoryDecisions], "2026-01-07 · Sprint review: We decided to drop the legacy export feature. (Alice)") {
+		t.Errorf("decisions update = %q", got[store.CategoryDecisions])
+	}
+	if !strings.Contains(got[store.CategoryProgress], "- [ ] Bob: I'll update the changelog by Friday.") {
+		t.Errorf("progress update = %q", got[store.CategoryProgress])
+	}
+	if !strings.Contains(got[store.CategoryLessons], "Next time we should have run the load test earlier.") {
+		t.Errorf("lessons update = %q", got[store.CategoryLessons])
+	}
+	if got[store.CategorySummary] == "" {
+		t.Error("no summary update")
+	}
+}

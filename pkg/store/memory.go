@@ -1,0 +1,362 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Conversation kinds.
+const (
+	ConversationMeeting = "meeting"
+	ConversationChat    = "chat"
+)
+
+// Conversation is a meeting or a plain chat session whose turns and
+// hierarchical summaries are memory nodes (DESIGN §8).
+type Conversation struct {
+	ID        string    `db:"id" json:"id"`
+	TenantID  string    `db:"tenant_id" json:"-"`
+	Kind      string    `db:"kind" json:"kind"`
+	MeetingID *string   `db:"meeting_id" json:"meeting_id,omitempty"`
+	Title     string    `db:"title" json:"title"`
+	CreatedAt time.Time `db:"created_at" json:"created_at"`
+}
+
+// MemoryNode is one row of memory_nodes. Level 0 holds the conversation's
+// turns in order (seq is the turn number), level 1 the summaries of
+// ~500-token chunks of turns, level L>1 merges of level L-1 nodes.
+// ChildIDs are the ids of the nodes one level down that a summary covers.
+type MemoryNode struct {
+	ID             int64     `db:"id"`
+	ConversationID string    `db:"conversation_id"`
+	Level          int       `db:"level"`
+	Seq            int       `db:"seq"`
+	Text           string    `db:"text"`
+	Tokens         int       `db:"tokens"`
+	ChildIDs       []int64   `db:"child_ids"`
+	CreatedAt      time.Time `db:"created_at"`
+}
+
+// NodeRef is a memory node without its text.
+type NodeRef struct {
+	ID       int64   `db:"id"`
+	Level    int     `db:"level"`
+	Seq      int     `db:"seq"`
+	Tokens   int     `db:"tokens"`
+	ChildIDs []int64 `db:"child_ids"`
+}
+
+// NewMemoryNode is the input of AppendTurns and PutSummary.
+type NewMemoryNode struct {
+	Level    int
+	Seq      int
+	Text     string
+	Tokens   int
+	ChildIDs []int64
+}
+
+const conversationColumns = `id, tenant_id, kind, meeting_id, title, created_at`
+
+const memoryNodeColumns = `id, conversation_id, level, seq, text, tokens, child_ids, created_at`
+
+// CreateConversation stores a new conversation. A meeting conversation
+// names the tenant's meeting; a chat conversation has none.
+func (s *Store) CreateConversation(ctx context.Context, tenantID, kind, meetingID, title string) (Conversation, error) {
+	switch {
+	case kind == ConversationMeeting && meetingID == "":
+		return Conversation{}, fmt.Errorf("%w: a meeting conversation needs a meeting id", ErrInvalid)
+	case kind == ConversationChat && meetingID != "":
+		return Conversation{}, fmt.Errorf("%w: a chat conversation has no meeting", ErrInvalid)
+	case kind != ConversationMeeting && kind != ConversationChat:
+		return Conversation{}, fmt.Errorf("%w: conversation kind %q: want meeting or chat", ErrInvalid, kind)
+	}
+	var mid any
+	if meetingID != "" {
+		mid = meetingID
+	}
+	// The meeting must be the tenant's: the insert selects nothing otherwise.
+	rows, err := s.pool.Query(ctx, `
+		INSERT INTO conversations (tenant_id, kind, meeting_id, title)
+		SELECT $1, $2, $3::uuid, $4
+		WHERE $3::uuid IS NULL OR EXISTS (SELECT 1 FROM meetings WHERE id = $3::uuid AND tenant_id = $1)
+		RETURNING `+conversationColumns, tenantID, kind, mid, title)
+	if err != nil {
+		return Conversation{}, fmt.Errorf("create conversation: %w", translate(err))
+	}
+	c, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Conversation])
+	if err != nil {
+		return Conversation{}, fmt.Errorf("create conversation for meeting %s: %w", meetingID, translate(err))
+	}
+	return c, nil
+}
+
+// MeetingConversation returns the conversation of the tenant's meeting,
+// creating it (titled after the meeting) on first use.
+func (s *Store) MeetingConversation(ctx context.Context, tenantID, meetingID string) (Conversation, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+conversationColumns+` FROM conversations
+		WHERE tenant_id = $1 AND meeting_id = $2 ORDER BY created_at LIMIT 1`, tenantID, meetingID)
+	if err != nil {
+		return Conversation{}, fmt.Errorf("find conversation of meeting %s: %w", meetingID, translate(err))
+	}
+	c, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Conversation])
+	if err == nil {
+		return c, nil
+	}
+	if err := translate(err); !errors.Is(err, ErrNotFound) {
+		return Conversation{}, fmt.Errorf("find conversation of meeting %s: %w", meetingID, err)
+	}
+	m, err := s.GetMeeting(ctx, tenantID, meetingID)
+	if err != nil {
+		return Conversation{}, err
+	}
+	// Two callers may race to create it; the older row wins on read.
+	if _, err := s.CreateConversation(ctx, tenantID, ConversationMeeting, meetingID, m.Title); err != nil {
+		return Conversation{}, err
+	}
+	return s.MeetingConversation(ctx, tenantID, meetingID)
+}
+
+// GetConversation returns the tenant's conversation; another tenant's is
+// ErrNotFound.
+func (s *Store) GetConversation(ctx context.Context, tenantID, id string) (Conversation, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+conversationColumns+` FROM conversations
+		WHERE id = $1 AND tenant_id = $2`, id, tenantID)
+	if err != nil {
+		return Conversation{}, fmt.Errorf("get conversation %s: %w", id, translate(err))
+	}
+	c, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Conversation])
+	if err != nil {
+		return Conversation{}, fmt.Errorf("get conversation %s: %w", id, translate(err))
+	}
+	return c, nil
+}
+
+// ListConversations returns the tenant's newest conversations first.
+func (s *Store) ListConversations(ctx context.Context, tenantID string, limit int) ([]Conversation, error) {
+	if limit <= 0 || limit > 1000 {
+		limit = 100
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+conversationColumns+` FROM conversations
+		WHERE tenant_id = $1 ORDER BY created_at DESC, id LIMIT $2`, tenantID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("list conversations: %w", translate(err))
+	}
+	cs, err := pgx.CollectRows(rows, pgx.RowToStructByName[Conversation])
+	if err != nil {
+		return nil, fmt.Errorf("list conversations: %w", translate(err))
+	}
+	return cs, nil
+}
+
+// AppendTurns stores level-0 nodes (turns). A turn whose seq is already
+// stored is skipped, so re-sending is a no-op. It returns how many were
+// inserted.
+func (s *Store) AppendTurns(ctx context.Context, tenantID, conversationID string, turns []NewMemoryNode) (int, error) {
+	if len(turns) == 0 {
+		return 0, nil
+	}
+	seqs := make([]int32, len(turns))
+	texts := make([]string, len(turns))
+	toks := make([]int32, len(turns))
+	for i, t := range turns {
+		if t.Level != 0 {
+			return 0, fmt.Errorf("%w: a turn is a level-0 node, got level %d", ErrInvalid, t.Level)
+		}
+		seqs[i], texts[i], toks[i] = int32(t.Seq), t.Text, int32(t.Tokens)
+	}
+	tag, err := s.pool.Exec(ctx, `
+		INSERT INTO memory_nodes (tenant_id, conversation_id, level, seq, text, tokens)
+		SELECT $1, c.id, 0, u.seq, u.text, u.tokens
+		FROM conversations c, unnest($3::int[], $4::text[], $5::int[]) AS u(seq, text, tokens)
+		WHERE c.id = $2 AND c.tenant_id = $1
+		ON CONFLICT (conversation_id, level, seq) DO NOTHING`,
+		tenantID, conversationID, seqs, texts, toks)
+	if err != nil {
+		return 0, fmt.Errorf("append turns to %s: %w", conversationID, translate(err))
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// NextTurnSeq is the number of turns stored for the conversation (the
+// seq the next turn gets).
+func (s *Store) NextTurnSeq(ctx context.Context, tenantID, conversationID string) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(max(seq) + 1, 0) FROM memory_nodes
+		WHERE conversation_id = $1 AND tenant_id = $2 AND level = 0`, conversationID, tenantID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count turns of %s: %w", conversationID, translate(err))
+	}
+	return n, nil
+}
+
+// NodeRefs returns the conversation's nodes with fromLevel <= level <=
+// toLevel, without text, ordered by level and seq.
+func (s *Store) NodeRefs(ctx context.Context, tenantID, conversationID string, fromLevel, toLevel int) ([]NodeRef, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, level, seq, tokens, child_ids FROM memory_nodes
+		WHERE conversation_id = $1 AND tenant_id = $2 AND level BETWEEN $3 AND $4
+		ORDER BY level, seq`, conversationID, tenantID, fromLevel, toLevel)
+	if err != nil {
+		return nil, fmt.Errorf("list nodes of %s: %w", conversationID, translate(err))
+	}
+	refs, err := pgx.CollectRows(rows, pgx.RowToStructByName[NodeRef])
+	if err != nil {
+		return nil, fmt.Errorf("list nodes of %s: %w", conversationID, translate(err))
+	}
+	return refs, nil
+}
+
+// NodesByID returns the conversation's nodes with these ids, in id order.
+func (s *Store) NodesByID(ctx context.Context, tenantID, conversationID string, ids []int64) ([]MemoryNode, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+memoryNodeColumns+` FROM memory_nodes
+		WHERE conversation_id = $1 AND tenant_id = $2 AND id = ANY($3) ORDER BY id`, conversationID, tenantID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read nodes of %s: %w", conversationID, translate(err))
+	}
+	ns, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryNode])
+	if err != nil {
+		return nil, fmt.Errorf("read nodes of %s: %w", conversationID, translate(err))
+	}
+	return ns, nil
+}
+
+// NodesAtLevel returns the conversation's nodes of one level with
+// fromSeq <= seq < toSeq, in seq order.
+func (s *Store) NodesAtLevel(ctx context.Context, tenantID, conversationID string, level, fromSeq, toSeq int) ([]MemoryNode, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+memoryNodeColumns+` FROM memory_nodes
+		WHERE conversation_id = $1 AND tenant_id = $2 AND level = $3 AND seq >= $4 AND seq < $5
+		ORDER BY seq`, conversationID, tenantID, level, fromSeq, toSeq)
+	if err != nil {
+		return nil, fmt.Errorf("read level %d of %s: %w", level, conversationID, translate(err))
+	}
+	ns, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryNode])
+	if err != nil {
+		return nil, fmt.Errorf("read level %d of %s: %w", level, conversationID, translate(err))
+	}
+	return ns, nil
+}
+
+// PutSummary stores a summary node (level >= 1). A node already at
+// (level, seq) with the same children is kept and returned as is; one with
+// other children (the conversation grew under a partial merge) is replaced
+// by a new row with a new id, so parents that named the old id no longer
+// match either. It reports whether the stored row is new.
+func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string, n NewMemoryNode) (MemoryNode, bool, error) {
+	if n.Level < 1 {
+		return MemoryNode{}, false, fmt.Errorf("%w: a summary is at level >= 1, got %d", ErrInvalid, n.Level)
+	}
+	if n.ChildIDs == nil {
+		n.ChildIDs = []int64{}
+	}
+	var (
+		out     MemoryNode
+		created bool
+	)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `SELECT `+memoryNodeColumns+` FROM memory_nodes
+			WHERE conversation_id = $1 AND tenant_id = $2 AND level = $3 AND seq = $4 FOR UPDATE`,
+			conversationID, tenantID, n.Level, n.Seq)
+		if err != nil {
+			return err
+		}
+		old, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryNode])
+		if err != nil {
+			return err
+		}
+		if len(old) == 1 && equalIDs(old[0].ChildIDs, n.ChildIDs) {
+			out = old[0]
+			return nil
+		}
+		if len(old) == 1 {
+			if _, err := tx.Exec(ctx, `DELETE FROM memory_nodes WHERE id = $1`, old[0].ID); err != nil {
+				return err
+			}
+		}
+		rows, err = tx.Query(ctx, `
+			INSERT INTO memory_nodes (tenant_id, conversation_id, level, seq, text, tokens, child_ids)
+			SELECT $1, c.id, $3, $4, $5, $6, $7 FROM conversations c WHERE c.id = $2 AND c.tenant_id = $1
+			ON CONFLICT (conversation_id, level, seq) DO NOTHING
+			RETURNING `+memoryNodeColumns,
+			tenantID, conversationID, n.Level, n.Seq, n.Text, n.Tokens, n.ChildIDs)
+		if err != nil {
+			return err
+		}
+		ins, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryNode])
+		if err != nil {
+			return err
+		}
+		if len(ins) == 0 {
+			return ErrNotFound
+		}
+		out, created = ins[0], true
+		return nil
+	})
+	if err != nil {
+		return MemoryNode{}, false, fmt.Errorf("store summary %d/%d of %s: %w", n.Level, n.Seq, conversationID, translate(err))
+	}
+	return out, created, nil
+}
+
+func equalIDs(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// SearchNodes returns up to limit of the tenant's nodes whose text
+// contains any of terms (case-insensitive substring match, which works for
+// Korean as well as English), newest conversations and highest levels
+// first. An empty conversationID searches every conversation.
+func (s *Store) SearchNodes(ctx context.Context, tenantID, conversationID string, terms []string, limit int) ([]MemoryNode, error) {
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	if limit <= 0 || limit > 5000 {
+		limit = 500
+	}
+	pats := make([]string, len(terms))
+	for i, t := range terms {
+		pats[i] = "%" + likeEscape(t) + "%"
+	}
+	var conv any
+	if conversationID != "" {
+		conv = conversationID
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+memoryNodeColumns+` FROM memory_nodes n
+		WHERE n.tenant_id = $1 AND ($2::uuid IS NULL OR n.conversation_id = $2::uuid)
+		  AND n.text ILIKE ANY($3)
+		ORDER BY n.level DESC, n.id DESC LIMIT $4`, tenantID, conv, pats, limit)
+	if err != nil {
+		return nil, fmt.Errorf("search memory: %w", translate(err))
+	}
+	ns, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryNode])
+	if err != nil {
+		return nil, fmt.Errorf("search memory: %w", translate(err))
+	}
+	return ns, nil
+}
+
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// DeleteSummaries removes the conversation's summary nodes (level >= 1),
+// keeping its turns; the next compression starts over.
+func (s *Store) DeleteSummaries(ctx context.Context, tenantID, conversationID string) (int, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM memory_nodes
+		WHERE conversation_id = $1 AND tenant_id = $2 AND level >= 1`, conversationID, tenantID)
+	if err != nil {
+		return 0, fmt.Errorf("delete summaries of %s: %w", conversationID, translate(err))
+	}
+	return int(tag.RowsAffected()), nil
+}

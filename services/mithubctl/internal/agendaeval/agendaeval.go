@@ -1,0 +1,291 @@
+// Package agendaeval scores the PR agenda against QMSum's annotated
+// topics. Each meeting goes through the same pipeline as a live one, with
+// the local provider and no services: the turns (with times synthesized
+// as replay does) feed a context engine in 25-turn chunks, the meeting is
+// flushed, and prdoc's local extractor builds the PR from the topic
+// snapshot and the turns.
+//
+// An annotated topic counts as matched when an agenda item that overlaps
+// one of its annotated turn spans shares at least MinShared content
+// keywords with the topic's text. Keywords are textutil terms (lowercase,
+// stop words dropped, Korean particles stripped) with English plurals
+// folded; an agenda item's keywords come from its title, keywords and
+// summary. Coverage is matched topics over annotated topics, pooled over
+// the meetings.
+package agendaeval
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mithub/mithub/pkg/llm/local"
+	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/prdoc"
+	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/textutil"
+)
+
+// Options shape a run.
+type Options struct {
+	// Meetings names the meeting files to use ("Bed002"); empty means the
+	// first Limit files of the directory in name order.
+	Meetings []string
+	// Limit is how many meetings to take when Meetings is empty
+	// (default 5).
+	Limit int
+	// MinShared is how many keywords a match needs (default 1).
+	MinShared int
+	// Progress gets one line per meeting; nil for none.
+	Progress io.Writer
+}
+
+// TopicResult is one annotated topic.
+type TopicResult struct {
+	Topic   string
+	Matched bool
+	// Shared are the keywords the best agenda item shares with it.
+	Shared []string
+	// Item is the best agenda item's title.
+	Item string
+}
+
+// MeetingResult is one meeting.
+type MeetingResult struct {
+	Name      string
+	Turns     int
+	Agenda    int
+	Decisions int
+	Actions   int
+	Questions int
+	Topics    []TopicResult
+}
+
+// Matched counts the meeting's matched topics.
+func (m MeetingResult) Matched() int {
+	n := 0
+	for _, t := range m.Topics {
+		if t.Matched {
+			n++
+		}
+	}
+	return n
+}
+
+// Report is a whole run.
+type Report struct {
+	MinShared int
+	Meetings  []MeetingResult
+}
+
+// Coverage is matched over annotated topics, pooled.
+func (r Report) Coverage() (matched, total int) {
+	for _, m := range r.Meetings {
+		matched += m.Matched()
+		total += len(m.Topics)
+	}
+	return matched, total
+}
+
+// Run evaluates meetings of dir.
+func Run(ctx context.Context, dir string, o Options) (Report, error) {
+	if o.Limit <= 0 {
+		o.Limit = 5
+	}
+	if o.MinShared <= 0 {
+		o.MinShared = 1
+	}
+	files, err := meetingFiles(dir, o)
+	if err != nil {
+		return Report{}, err
+	}
+	rep := Report{MinShared: o.MinShared}
+	for _, f := range files {
+		m, err := qmsum.Load(f)
+		if err != nil {
+			return rep, err
+		}
+		res, err := evalMeeting(ctx, m, o.MinShared)
+		if err != nil {
+			return rep, fmt.Errorf("meeting %s: %w", m.Name, err)
+		}
+		rep.Meetings = append(rep.Meetings, res)
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "%s: %d turns, %d agenda items, %d/%d annotated topics matched\n",
+				res.Name, res.Turns, res.Agenda, res.Matched(), len(res.Topics))
+		}
+	}
+	return rep, nil
+}
+
+func meetingFiles(dir string, o Options) ([]string, error) {
+	if len(o.Meetings) > 0 {
+		out := make([]string, len(o.Meetings))
+		for i, n := range o.Meetings {
+			out[i] = filepath.Join(dir, strings.TrimSuffix(n, ".json")+".json")
+		}
+		return out, nil
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no *.json meetings in %s", dir)
+	}
+	sort.Strings(files)
+	return files[:min(o.Limit, len(files))], nil
+}
+
+// nopTopicStore keeps topics only in the engine's memory.
+type nopTopicStore struct{}
+
+func (nopTopicStore) SaveTopics(context.Context, string, string, int, []meetingctx.Topic) error {
+	return nil
+}
+
+// chunk is how many turns are applied at a time, as the realtime worker's
+// batches would be.
+const chunk = 25
+
+// Build runs a QMSum meeting through the local pipeline and returns the
+// PR input (turns and topic snapshot) and document. spoken maps turn seqs
+// to QMSum turn indices.
+func Build(ctx context.Context, m *qmsum.Meeting) (prdoc.Input, prdoc.Document, []int, error) {
+	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
+		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(),
+		Embedder: local.NewEmbedder(64), Store: nopTopicStore{},
+	})
+	defer eng.Close(time.Minute)
+	mgr := meetingctx.New("eval", m.Name, meetingctx.Config{}, eng)
+	utts := qmsum.Utterances(m, m.Name)
+	in := prdoc.Input{MeetingID: m.Name, MeetingTitle: m.Name, Date: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)}
+	turns := make([]meetingctx.Turn, len(utts))
+	for i, u := range utts {
+		turns[i] = meetingctx.Turn{Seq: i, SegmentID: u.SegmentID, SpeakerID: u.SpeakerID, SpeakerName: u.SpeakerName,
+			Text: u.Text, StartMS: u.StartMS, EndMS: u.EndMS}
+		in.Turns = append(in.Turns, prdoc.Turn{ID: int64(i + 1), Seq: i, Speaker: u.SpeakerName, Text: u.Text, StartMS: u.StartMS, EndMS: u.EndMS})
+	}
+	for s := 0; s < len(turns); s += chunk {
+		if _, err := mgr.Apply(turns[s:min(s+chunk, len(turns))]); err != nil {
+			return in, prdoc.Document{}, nil, err
+		}
+		mgr.WaitL1(ctx, time.Minute)
+	}
+	mgr.Flush()
+	if !mgr.WaitL1(ctx, 5*time.Minute) {
+		return in, prdoc.Document{}, nil, fmt.Errorf("topics not done after 5m")
+	}
+	for _, t := range mgr.Snapshot().Topics {
+		in.Topics = append(in.Topics, prdoc.Topic{ID: t.ID, Title: t.Title, Summary: t.Summary, Keywords: t.Keywords, StartSeq: t.StartSeq, EndSeq: t.EndSeq})
+	}
+	doc, err := prdoc.NewLocal().Extract(ctx, in)
+	return in, doc, qmsum.SpokenTurns(m), err
+}
+
+func evalMeeting(ctx context.Context, m *qmsum.Meeting, minShared int) (MeetingResult, error) {
+	in, doc, spoken, err := Build(ctx, m)
+	if err != nil {
+		return MeetingResult{}, err
+	}
+	res := MeetingResult{
+		Name: m.Name, Turns: len(in.Turns), Agenda: len(doc.Agenda),
+		Decisions: len(doc.Decisions), Actions: len(doc.ActionItems), Questions: len(doc.OpenQuestions),
+	}
+	for _, t := range m.Topics {
+		res.Topics = append(res.Topics, matchTopic(t, doc.Agenda, spoken, minShared))
+	}
+	return res, nil
+}
+
+// matchTopic finds the agenda item overlapping the topic's spans that
+// shares the most keywords with it.
+func matchTopic(t qmsum.Topic, agenda []prdoc.AgendaItem, spoken []int, minShared int) TopicResult {
+	want := Keywords(t.Topic)
+	best := TopicResult{Topic: t.Topic}
+	for _, a := range agenda {
+		if !overlaps(a, t.Spans, spoken) {
+			continue
+		}
+		have := Keywords(a.Title + " " + strings.Join(a.Keywords, " ") + " " + a.Summary)
+		var shared []string
+		for _, w := range want {
+			if slices.Contains(have, w) {
+				shared = append(shared, w)
+			}
+		}
+		if len(shared) > len(best.Shared) {
+			best.Shared, best.Item = shared, a.Title
+		}
+	}
+	best.Matched = len(best.Shared) >= minShared
+	return best
+}
+
+// overlaps reports whether the agenda item's turns (seqs of spoken turns)
+// meet one of the annotated spans (QMSum turn indices).
+func overlaps(a prdoc.AgendaItem, spans []qmsum.Span, spoken []int) bool {
+	if len(spoken) == 0 || a.StartSeq >= len(spoken) {
+		return false
+	}
+	from, to := spoken[a.StartSeq], spoken[min(a.EndSeq, len(spoken)-1)]
+	for _, s := range spans {
+		if s.Start <= to && s.End >= from {
+			return true
+		}
+	}
+	return false
+}
+
+// Keywords returns the distinct content keywords of s: textutil terms with
+// English plurals folded.
+func Keywords(s string) []string {
+	var out []string
+	for _, t := range textutil.Terms(nil, s) {
+		t = fold(t)
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func fold(t string) string {
+	switch {
+	case len(t) > 4 && strings.HasSuffix(t, "ies"):
+		return t[:len(t)-3] + "y"
+	case len(t) > 3 && strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss"):
+		return t[:len(t)-1]
+	}
+	return t
+}
+
+// Markdown writes the report: per meeting, then pooled coverage.
+func (r Report) Markdown(w io.Writer) {
+	fmt.Fprintf(w, "| meeting | turns | agenda items | decisions | action items | open questions | annotated topics matched |\n")
+	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, m := range r.Meetings {
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d/%d |\n", m.Name, m.Turns, m.Agenda, m.Decisions, m.Actions, m.Questions, m.Matched(), len(m.Topics))
+	}
+	matched, total := r.Coverage()
+	pct := 0.0
+	if total > 0 {
+		pct = 100 * float64(matched) / float64(total)
+	}
+	fmt.Fprintf(w, "\nAgenda coverage: %d/%d annotated topics = %.1f%% (a topic matches when an agenda item overlapping its turns shares >= %d keyword(s) with it)\n",
+		matched, total, pct, r.MinShared)
+	for _, m := range r.Meetings {
+		for _, t := range m.Topics {
+			mark := "miss"
+			if t.Matched {
+				mark = "hit "
+			}
+			fmt.Fprintf(w, "- %s %s: %q ← %q shared %v\n", mark, m.Name, t.Topic, t.Item, t.Shared)
+		}
+	}
+}

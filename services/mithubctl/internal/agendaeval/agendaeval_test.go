@@ -1,0 +1,73 @@
+package agendaeval_test
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/services/mithubctl/internal/agendaeval"
+)
+
+func TestKeywordsFoldPluralsAndDropStopWords(t *testing.T) {
+	tests := []struct {
+		give string
+		want string
+	}{
+		{"Battery design of the remote controls", "battery design remote control"},
+		{"Discussion of the user interfaces and batteries", "discussion user interface battery"},
+		{"예산 검토와 일정", "예산 검토 일정"},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(agendaeval.Keywords(tt.give), " "); got != tt.want {
+			t.Errorf("Keywords(%q) = %q, want %q", tt.give, got, tt.want)
+		}
+	}
+}
+
+// One real meeting through the whole local pipeline: the agenda covers
+// every turn, and the report's counts agree with its topics.
+func TestRunOnAQMSumMeeting(t *testing.T) {
+	dir, err := qmsum.DataDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	rep, err := agendaeval.Run(context.Background(), filepath.Join(dir, "val"), agendaeval.Options{Meetings: []string{"ES2006a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := qmsum.Load(filepath.Join(dir, "val", "ES2006a.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, doc, _, err := agendaeval.Build(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := 0
+	for _, a := range doc.Agenda {
+		if a.StartSeq != next {
+			t.Fatalf("agenda item starts at %d, want %d", a.StartSeq, next)
+		}
+		next = a.EndSeq + 1
+	}
+	if next != len(in.Turns) {
+		t.Errorf("agenda ends at %d of %d turns", next, len(in.Turns))
+	}
+	got := rep.Meetings[0]
+	if len(got.Topics) != len(m.Topics) || got.Matched() > len(got.Topics) {
+		t.Errorf("report: %d topics, %d matched; meeting has %d", len(got.Topics), got.Matched(), len(m.Topics))
+	}
+	for _, tr := range got.Topics {
+		if tr.Matched != (len(tr.Shared) >= 1) {
+			t.Errorf("topic %q matched %v with shared %v", tr.Topic, tr.Matched, tr.Shared)
+		}
+	}
+	var buf bytes.Buffer
+	rep.Markdown(&buf)
+	if !strings.Contains(buf.String(), "Agenda coverage:") {
+		t.Errorf("report lacks the coverage line:\n%s", buf.String())
+	}
+}

@@ -1,0 +1,215 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mithub/mithub/pkg/apiclient"
+)
+
+// PROptions shape the PR benchmark.
+type PROptions struct {
+	// Meetings is how many meetings get a PR (default 100).
+	Meetings int
+	// Turns per meeting (default 500).
+	Turns int
+	// DataDir is the QMSum directory; its val split supplies the text.
+	DataDir string
+	// APIURL and APIKey reach agent-api for the generate-pr and PR calls.
+	APIURL, APIKey string
+	// Timeout bounds the wait for the worker (default 30m).
+	Timeout time.Duration
+}
+
+func (o PROptions) withDefaults() PROptions {
+	if o.Meetings <= 0 {
+		o.Meetings = 100
+	}
+	if o.Turns <= 0 {
+		o.Turns = 500
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 30 * time.Minute
+	}
+	return o
+}
+
+// PRResult is what the benchmark measured.
+type PRResult struct {
+	Request   Percentiles
+	PRs       int
+	Failed    int
+	Span      time.Duration // first PR created → last PR finished
+	PerMinute float64
+}
+
+type prRow struct {
+	ID         string     `json:"id"`
+	Status     string     `json:"status"`
+	CreatedAt  time.Time  `json:"created_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+}
+
+// PR measures generate-pr and the worker: it fills Meetings meetings with
+// Turns QMSum turns each through agent-api, waits until their topics are
+// done, then times POST /v1/meetings/{id}/generate-pr?wait=false for each
+// (no L1 wait: the request syncs, snapshots and enqueues), and waits until
+// pr-worker has built every PR. Throughput is PRs over the span from the
+// first PR's creation to the last one's finish.
+func PR(ctx context.Context, client *apiclient.Client, o PROptions, out io.Writer) (PRResult, error) {
+	o = o.withDefaults()
+	text, err := corpus(o.DataDir, o.Turns)
+	if err != nil {
+		return PRResult{}, err
+	}
+	ids, err := fillMeetings(ctx, client, text, o.Meetings)
+	if err != nil {
+		return PRResult{}, err
+	}
+	hc := &http.Client{Timeout: 30 * time.Second}
+	var (
+		lat   = make([]time.Duration, 0, len(ids))
+		prIDs = make([]string, 0, len(ids))
+	)
+	for _, id := range ids {
+		start := time.Now()
+		var acc struct {
+			PRID string `json:"pr_id"`
+		}
+		if err := call(ctx, hc, o, http.MethodPost, "/v1/meetings/"+id+"/generate-pr?wait=false", http.StatusAccepted, &acc); err != nil {
+			return PRResult{}, err
+		}
+		lat = append(lat, time.Since(start))
+		prIDs = append(prIDs, acc.PRID)
+	}
+	res := PRResult{Request: percentiles(lat), PRs: len(prIDs)}
+	rows, err := waitPRs(ctx, hc, o, prIDs)
+	if err != nil {
+		return res, err
+	}
+	first, last := rows[0].CreatedAt, time.Time{}
+	for _, r := range rows {
+		if r.CreatedAt.Before(first) {
+			first = r.CreatedAt
+		}
+		if r.FinishedAt != nil && r.FinishedAt.After(last) {
+			last = *r.FinishedAt
+		}
+		if r.Status != "succeeded" {
+			res.Failed++
+		}
+	}
+	res.Span = last.Sub(first)
+	if res.Span > 0 {
+		res.PerMinute = float64(len(rows)) / res.Span.Minutes()
+	}
+	res.markdown(out, o)
+	return res, nil
+}
+
+// fillMeetings creates n meetings with text each, 8 at a time, and waits
+// until agent-api has segmented them.
+func fillMeetings(ctx context.Context, client *apiclient.Client, text []apiclient.Utterance, n int) ([]string, error) {
+	ids := make([]string, n)
+	errs := make([]error, n)
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			m, err := client.CreateMeeting(ctx, apiclient.CreateMeetingRequest{Title: fmt.Sprint("bench-pr ", i), Language: "en"})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			ids[i] = m.ID
+			for b := 0; b < len(text); b += 100 {
+				if _, err := client.PostUtterances(ctx, m.ID, text[b:min(b+100, len(text))]); err != nil {
+					errs[i] = err
+					return
+				}
+			}
+			_, errs[i] = client.ContextWaited(ctx, m.ID)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
+}
+
+// waitPRs polls the PRs until none is queued or running.
+func waitPRs(ctx context.Context, hc *http.Client, o PROptions, ids []string) ([]prRow, error) {
+	deadline := time.Now().Add(o.Timeout)
+	rows := make([]prRow, len(ids))
+	done := make([]bool, len(ids))
+	for left := len(ids); left > 0; {
+		for i, id := range ids {
+			if done[i] {
+				continue
+			}
+			if err := call(ctx, hc, o, http.MethodGet, "/v1/prs/"+id, http.StatusOK, &rows[i]); err != nil {
+				return nil, err
+			}
+			if rows[i].Status != "queued" && rows[i].Status != "running" {
+				done[i] = true
+				left--
+			}
+		}
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%d PRs still open after %v", left, o.Timeout)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return rows, nil
+}
+
+func call(ctx context.Context, hc *http.Client, o PROptions, method, path string, want int, out any) error {
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(o.APIURL, "/")+path, bytes.NewReader(nil))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+o.APIKey)
+	resp, err := hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if resp.StatusCode != want {
+		return fmt.Errorf("%s %s: status %d: %s", method, path, resp.StatusCode, body)
+	}
+	return json.Unmarshal(body, out)
+}
+
+func (r PRResult) markdown(w io.Writer, o PROptions) {
+	fmt.Fprintf(w, "PRs: %d meetings × %d turns (local provider)\n\n", o.Meetings, o.Turns)
+	fmt.Fprintln(w, "| measure | n | p50 | p99 | max | goal |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|")
+	r.Request.row(w, "POST generate-pr?wait=false (client)", "p99 < 50 ms")
+	fmt.Fprintf(w, "\npr:generate throughput: %d PRs in %.1f s = %.1f PRs/min (%d failed)\n",
+		r.PRs, r.Span.Seconds(), r.PerMinute, r.Failed)
+}

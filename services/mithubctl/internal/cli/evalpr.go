@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"strings"
+
+	"github.com/mithub/mithub/services/mithubctl/internal/agendaeval"
+)
+
+type evalPRConfig struct {
+	Dir      string
+	Meetings string
+	Opts     agendaeval.Options
+}
+
+func evalPRCommand() command {
+	return command{
+		name:    "eval-pr",
+		summary: "score the PR agenda (local provider, no services) against QMSum's annotated topics by keyword overlap",
+		usage:   "mithubctl eval-pr DIR [--limit 5] [--meetings Bed002,ES2006a] [--min-shared 1]",
+		flags: func() *flag.FlagSet {
+			var c evalPRConfig
+			return evalPRFlags(&c)
+		},
+		run: runEvalPR,
+	}
+}
+
+func evalPRFlags(c *evalPRConfig) *flag.FlagSet {
+	fs := newFlagSet("eval-pr")
+	fs.IntVar(&c.Opts.Limit, "limit", 5, "meetings to take from DIR in name order, when --meetings is not given")
+	fs.StringVar(&c.Meetings, "meetings", "", "comma-separated meeting names to use instead")
+	fs.IntVar(&c.Opts.MinShared, "min-shared", 1, "keywords an agenda item must share with a topic to match it")
+	return fs
+}
+
+// runEvalPR takes the directory first, then flags.
+func runEvalPR(ctx context.Context, e *env, args []string) error {
+	var c evalPRConfig
+	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
+		if err := parseFlags(evalPRFlags(&c), args); err != nil {
+			return err
+		}
+		return usageErrorf("eval-pr", "a QMSum directory is required, e.g. ../shared/data/qmsum/val")
+	}
+	c.Dir = args[0]
+	if err := parseFlags(evalPRFlags(&c), args[1:]); err != nil {
+		return err
+	}
+	if c.Opts.Limit < 1 || c.Opts.MinShared < 1 {
+		return usageErrorf("eval-pr", "--limit and --min-shared must be at least 1")
+	}
+	for _, m := range strings.Split(c.Meetings, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			c.Opts.Meetings = append(c.Opts.Meetings, m)
+		}
+	}
+	c.Opts.Progress = e.stderr
+	rep, err := agendaeval.Run(ctx, c.Dir, c.Opts)
+	if len(rep.Meetings) > 0 {
+		rep.Markdown(e.stdout)
+	}
+	return err
+}

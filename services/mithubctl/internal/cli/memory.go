@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/mithub/mithub/pkg/envconf"
+	"github.com/mithub/mithub/pkg/llm/openai"
+	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/tokens"
+)
+
+const (
+	envRedisURL     = "MITHUB_REDIS_URL"
+	defaultRedisURL = "redis://127.0.0.1:6379/0"
+)
+
+// memoryFlags say where the memory lives and whose it is. The tenant is
+// the one the API key belongs to, or --tenant by name.
+type memoryFlags struct {
+	DatabaseURL string
+	APIKey      string
+	Tenant      string
+	RedisURL    string
+	// Window is the model window in tokens (default from the LLM
+	// settings).
+	Window int
+}
+
+func (m *memoryFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&m.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+envDatabaseURL+" or "+defaultDatabaseURL+")")
+	fs.StringVar(&m.APIKey, "api-key", "", "API key whose tenant owns the memory (default $"+envAPIKey+")")
+	fs.StringVar(&m.Tenant, "tenant", "", "tenant name, instead of an API key")
+	fs.StringVar(&m.RedisURL, "redis-url", "", "Redis URL for the task queue (default $"+envRedisURL+" or "+defaultRedisURL+")")
+	fs.IntVar(&m.Window, "window", 0, "model context window in tokens (default $MITHUB_LLM_CONTEXT_WINDOW or the model's)")
+}
+
+func (m *memoryFlags) resolve(command string, getenv func(string) string) error {
+	if m.DatabaseURL == "" {
+		m.DatabaseURL = getenv(envDatabaseURL)
+	}
+	if m.DatabaseURL == "" {
+		m.DatabaseURL = defaultDatabaseURL
+	}
+	if m.RedisURL == "" {
+		m.RedisURL = getenv(envRedisURL)
+	}
+	if m.RedisURL == "" {
+		m.RedisURL = defaultRedisURL
+	}
+	if m.APIKey == "" && m.Tenant == "" {
+		m.APIKey = getenv(envAPIKey)
+	}
+	if strings.TrimSpace(m.APIKey) == "" && strings.TrimSpace(m.Tenant) == "" {
+		return usageErrorf(command, "no tenant: set %s, pass --api-key or --tenant", envAPIKey)
+	}
+	if m.Window < 0 {
+		return usageErrorf(command, "--window must not be negative")
+	}
+	return nil
+}
+
+// memoryEnv is an open memory for one tenant.
+type memoryEnv struct {
+	st       *store.Store
+	svc      *memory.Service
+	eng      *memory.Engine
+	queue    *memory.Queue
+	tenantID string
+	redis    redis.UniversalClient
+}
+
+func (m *memoryEnv) Close() {
+	if m.redis != nil {
+		_ = m.redis.Close()
+	}
+	m.st.Close()
+}
+
+// memoryVars are the variables memory settings come from.
+var memoryVars = []string{"MITHUB_LLM_PROVIDER", "MITHUB_LLM_BASE_URL", "MITHUB_LLM_API_KEY", "MITHUB_LLM_MODEL",
+	"MITHUB_LLM_CONTEXT_WINDOW", "MITHUB_LLM_TIMEOUT", "MITHUB_MEMORY_CHUNK_TOKENS", "MITHUB_MEMORY_FAN_IN",
+	"MITHUB_MEMORY_MAX_IN_FLIGHT", "MITHUB_MEMORY_COMPRESS_AT", "MITHUB_MEMORY_COMPRESS_TO",
+	"MITHUB_MEMORY_SUMMARY_TOKENS", "MITHUB_MEMORY_MERGE_TOKENS"}
+
+// llmSettings are the summarizer settings read from the environment.
+type llmSettings struct {
+	provider, baseURL, apiKey, model string
+	cfg                              memory.Config
+	openai                           openai.Config
+}
+
+func loadLLMSettings(getenv func(string) string) (llmSettings, error) {
+	vals := map[string]string{}
+	for _, k := range memoryVars {
+		if v := getenv(k); v != "" {
+			vals[k] = v
+		}
+	}
+	r := envconf.FromMap(vals)
+	s := llmSettings{
+		provider: r.OneOf("MITHUB_LLM_PROVIDER", "local", "local", "openai"),
+		baseURL:  r.String("MITHUB_LLM_BASE_URL", ""),
+		apiKey:   r.String("MITHUB_LLM_API_KEY", ""),
+		model:    r.String("MITHUB_LLM_MODEL", ""),
+		cfg:      memory.LoadConfig(r),
+	}
+	s.openai = openai.Config{BaseURL: s.baseURL, APIKey: s.apiKey, Model: s.model,
+		Timeout: r.Duration("MITHUB_LLM_TIMEOUT", openai.DefaultTimeout)}
+	if s.provider == "openai" && (s.baseURL == "" || s.model == "") {
+		r.Fail("MITHUB_LLM_BASE_URL", "MITHUB_LLM_PROVIDER=openai needs MITHUB_LLM_BASE_URL and MITHUB_LLM_MODEL")
+	}
+	return s, r.Err()
+}
+
+// summarizer returns the configured summarizer.
+func (s llmSettings) summarizer() (memory.Summarizer, error) {
+	if s.provider != "openai" {
+		return memory.NewLocal(), nil
+	}
+	c, err := openai.New(s.openai)
+	if err != nil {
+		return nil, fmt.Errorf("LLM provider: %w", err)
+	}
+	cfg := s.cfg.WithDefaults()
+	return memory.Chat{Chat: c, Model: s.model, SummaryTokens: cfg.SummaryTokens, MergeTokens: cfg.MergeTokens}, nil
+}
+
+// openMemory connects to PostgreSQL (migrating it), resolves the tenant
+// and builds the memory service. With queue, compressions are enqueued
+// on Redis for pr-worker; otherwise they run in this process.
+func openMemory(ctx context.Context, f memoryFlags, getenv func(string) string, queue bool, log io.Writer) (*memoryEnv, error) {
+	ls, err := loadLLMSettings(getenv)
+	if err != nil {
+		return nil, err
+	}
+	if f.Window > 0 {
+		ls.cfg.ContextWindow = f.Window
+	}
+	sum, err := ls.summarizer()
+	if err != nil {
+		return nil, err
+	}
+	count, err := tokens.ForModel(ls.model)
+	if err != nil {
+		return nil, err
+	}
+	st, err := openMigratedStore(ctx, f.DatabaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	m := &memoryEnv{st: st}
+	var t store.Tenant
+	if f.Tenant != "" {
+		t, err = st.EnsureTenant(ctx, f.Tenant)
+	} else {
+		t, err = st.Authenticate(ctx, strings.TrimSpace(f.APIKey))
+	}
+	if err != nil {
+		m.Close()
+		if errors.Is(err, store.ErrUnauthenticated) || errors.Is(err, store.ErrNotFound) {
+			return nil, errors.New("the API key is unknown or revoked")
+		}
+		return nil, fmt.Errorf("resolve tenant: %w", err)
+	}
+	m.tenantID = t.ID
+	m.eng = memory.NewEngine(st, count, sum, ls.cfg)
+	var run memory.Runner = memory.NewInline(m.eng)
+	if queue {
+		opt, err := asynq.ParseRedisURI(f.RedisURL)
+		if err != nil {
+			m.Close()
+			return nil, fmt.Errorf("%s is not a valid redis URL", envRedisURL)
+		}
+		rc, ok := opt.MakeRedisClient().(redis.UniversalClient)
+		if !ok {
+			m.Close()
+			return nil, fmt.Errorf("%s: unsupported connection type", envRedisURL)
+		}
+		m.redis = rc
+		m.queue = memory.NewQueue(m.eng, asynq.NewClientFromRedisClient(rc), rc, memory.QueueOptions{},
+			slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		run = m.queue
+	}
+	m.svc = memory.NewService(m.eng, run)
+	return m, nil
+}
+
+// memoryError turns memory's input errors into usage errors.
+func memoryError(command string, err error) error {
+	if errors.Is(err, memory.ErrInvalid) {
+		return usageErrorf(command, "%v", err)
+	}
+	return err
+}

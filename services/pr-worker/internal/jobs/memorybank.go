@@ -1,0 +1,110 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
+	"github.com/mithub/mithub/pkg/prdoc"
+	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/tasks"
+)
+
+// MemoryStore is what the memory:bank-update handler reads and writes.
+type MemoryStore interface {
+	GetMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
+	ListTopics(ctx context.Context, tenantID, meetingID string) ([]store.TopicRow, error)
+	TranscriptsUpTo(ctx context.Context, tenantID, meetingID string, lastID int64, limit int) ([]store.Transcript, error)
+	PutProjectStatus(ctx context.Context, tenantID, project, meetingID, content string) error
+	MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge store.Merger) error
+}
+
+// MemoryBankHandler updates a project's memory bank after one of its
+// meetings ended: it extracts the meeting's report from its transcripts
+// and stored topics, writes the meeting's project_status first, then
+// merges the other categories in parallel, each in its own transaction.
+// Every merge replaces the meeting's own section, so a retry or a repeat
+// leaves the bank as one run would.
+type MemoryBankHandler struct {
+	store     MemoryStore
+	extractor prdoc.Extractor
+	log       *slog.Logger
+	now       func() time.Time
+}
+
+// NewMemoryBankHandler returns the memory:bank-update handler.
+func NewMemoryBankHandler(s MemoryStore, x prdoc.Extractor, log *slog.Logger) *MemoryBankHandler {
+	return &MemoryBankHandler{store: s, extractor: x, log: log, now: time.Now}
+}
+
+// ProcessTask handles one memory:bank-update task.
+func (h *MemoryBankHandler) ProcessTask(ctx context.Context, t *asynq.Task) error {
+	p, err := tasks.ParseMemoryBankUpdateTask(t.Payload())
+	if err != nil {
+		return errors.Join(err, asynq.SkipRetry)
+	}
+	if err := store.ValidateProject(p.GetProject()); err != nil {
+		return fmt.Errorf("%s: %w: %w", tasks.TypeMemoryBankUpdate, err, asynq.SkipRetry)
+	}
+	in, err := h.input(ctx, p)
+	if err != nil {
+		return err
+	}
+	doc, err := h.extractor.Extract(ctx, in)
+	if err != nil {
+		return fmt.Errorf("extract meeting %s: %w", p.GetMeetingId(), err)
+	}
+	if err := h.store.PutProjectStatus(ctx, p.GetTenantId(), p.GetProject(), p.GetMeetingId(),
+		prdoc.StatusMarkdown(in, doc, h.now())); err != nil {
+		return fmt.Errorf("project status of meeting %s: %w", p.GetMeetingId(), err)
+	}
+	errs := make([]error, len(doc.MemoryUpdates))
+	var wg sync.WaitGroup
+	for i, u := range doc.MemoryUpdates {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = h.store.MergeMemory(ctx, p.GetTenantId(), p.GetProject(), []string{u.Category},
+				func(cur map[string]string) (map[string]string, error) {
+					return prdoc.Merge(cur, p.GetMeetingId(), []prdoc.MemoryUpdate{u})
+				})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("memory bank of project %s: %w", p.GetProject(), err)
+	}
+	h.log.Info("memory bank updated", "meeting_id", p.GetMeetingId(), "project", p.GetProject(),
+		"categories", prdoc.Categories(doc.MemoryUpdates))
+	return nil
+}
+
+func (h *MemoryBankHandler) input(ctx context.Context, p *mithubv1.MemoryBankUpdateTask) (prdoc.Input, error) {
+	m, err := h.store.GetMeeting(ctx, p.GetTenantId(), p.GetMeetingId())
+	if errors.Is(err, store.ErrNotFound) {
+		return prdoc.Input{}, fmt.Errorf("meeting %s: %w: %w", p.GetMeetingId(), err, asynq.SkipRetry)
+	}
+	if err != nil {
+		return prdoc.Input{}, err
+	}
+	rows, err := h.store.TranscriptsUpTo(ctx, p.GetTenantId(), p.GetMeetingId(), 0, 0)
+	if err != nil {
+		return prdoc.Input{}, err
+	}
+	topics, err := h.store.ListTopics(ctx, p.GetTenantId(), p.GetMeetingId())
+	if err != nil {
+		return prdoc.Input{}, err
+	}
+	snap := &mithubv1.TopicSnapshot{}
+	for _, t := range topics {
+		snap.Topics = append(snap.Topics, &mithubv1.Topic{Id: t.ID, Seq: int32(t.Seq), Title: t.Title, Summary: t.Summary,
+			Keywords: t.Keywords, StartSeq: int32(t.StartSeq), EndSeq: int32(t.EndSeq), StartMs: t.StartMS, EndMs: t.EndMS})
+	}
+	return Input(m, rows, snap), nil
+}

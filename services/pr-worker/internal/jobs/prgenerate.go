@@ -1,0 +1,210 @@
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"google.golang.org/protobuf/proto"
+
+	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
+	"github.com/mithub/mithub/pkg/llm"
+	"github.com/mithub/mithub/pkg/prdoc"
+	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/tasks"
+)
+
+// PRStore is what the pr:generate handler reads and writes.
+type PRStore interface {
+	GetMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
+	StartPR(ctx context.Context, tenantID, id string) (store.PR, bool, error)
+	CompletePR(ctx context.Context, tenantID, id string, c store.PRContent) (store.PR, error)
+	FailPR(ctx context.Context, tenantID, id, msg string) (store.PR, error)
+	TranscriptsUpTo(ctx context.Context, tenantID, meetingID string, lastID int64, limit int) ([]store.Transcript, error)
+}
+
+// PRGenerateHandler builds PRs: it loads the meeting's transcripts up to
+// the task's last_transcript_id, takes the topic snapshot from the
+// payload, extracts the document and upserts it into the PR row. A task
+// delivered again (a retry, or a redelivery after a worker died) rebuilds
+// the same PR; a PR already finished is left alone. Errors that a retry
+// cannot fix are returned wrapping asynq.SkipRetry, after the PR is marked
+// failed.
+type PRGenerateHandler struct {
+	store     PRStore
+	extractor prdoc.Extractor
+	log       *slog.Logger
+}
+
+// NewPRGenerateHandler returns the pr:generate handler.
+func NewPRGenerateHandler(s PRStore, x prdoc.Extractor, log *slog.Logger) *PRGenerateHandler {
+	return &PRGenerateHandler{store: s, extractor: x, log: log}
+}
+
+// ProcessTask handles one pr:generate task.
+func (h *PRGenerateHandler) ProcessTask(ctx context.Context, t *asynq.Task) error {
+	p, err := tasks.ParsePRGenerateTask(t.Payload())
+	if err != nil {
+		return errors.Join(err, asynq.SkipRetry)
+	}
+	pr, started, err := h.store.StartPR(ctx, p.GetTenantId(), p.GetPrId())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return fmt.Errorf("PR %s: %w: %w", p.GetPrId(), err, asynq.SkipRetry)
+	case err != nil:
+		return fmt.Errorf("start PR %s: %w", p.GetPrId(), err)
+	case !started:
+		h.log.Info("PR already finished, nothing to do", "pr_id", pr.ID, "status", pr.Status)
+		return nil
+	}
+	doc, err := h.build(ctx, p)
+	if err != nil {
+		return h.fail(ctx, p, err)
+	}
+	content, err := Content(doc)
+	if err != nil {
+		return h.fail(ctx, p, errors.Join(err, asynq.SkipRetry))
+	}
+	done, err := h.store.CompletePR(ctx, p.GetTenantId(), p.GetPrId(), content)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		// Reviewed while this attempt ran: the review stands.
+		h.log.Info("PR reviewed meanwhile, result dropped", "pr_id", p.GetPrId())
+		return nil
+	case err != nil:
+		return fmt.Errorf("save PR %s: %w", p.GetPrId(), err)
+	}
+	h.writeResult(t, p, doc, content.Markdown)
+	h.log.Info("PR generated", "pr_id", done.ID, "meeting_id", done.MeetingID, "attempt", done.Attempts,
+		"agenda", len(doc.Agenda), "decisions", len(doc.Decisions), "action_items", len(doc.ActionItems))
+	return nil
+}
+
+// build loads the input and extracts the document.
+func (h *PRGenerateHandler) build(ctx context.Context, p *mithubv1.PRGenerateTask) (prdoc.Document, error) {
+	m, err := h.store.GetMeeting(ctx, p.GetTenantId(), p.GetMeetingId())
+	if errors.Is(err, store.ErrNotFound) {
+		return prdoc.Document{}, fmt.Errorf("meeting %s: %w: %w", p.GetMeetingId(), err, asynq.SkipRetry)
+	}
+	if err != nil {
+		return prdoc.Document{}, err
+	}
+	rows, err := h.store.TranscriptsUpTo(ctx, p.GetTenantId(), p.GetMeetingId(), p.GetLastTranscriptId(), 0)
+	if err != nil {
+		return prdoc.Document{}, err
+	}
+	in := Input(m, rows, p.GetSnapshot())
+	doc, err := h.extractor.Extract(ctx, in)
+	if errors.Is(err, llm.ErrPermanent) || errors.Is(err, prdoc.ErrBudget) {
+		return prdoc.Document{}, errors.Join(err, asynq.SkipRetry)
+	}
+	return doc, err
+}
+
+// fail marks the PR failed when no attempt is left (or the error is
+// permanent) and returns err for asynq.
+func (h *PRGenerateHandler) fail(ctx context.Context, p *mithubv1.PRGenerateTask, err error) error {
+	retried, _ := asynq.GetRetryCount(ctx)
+	maxRetry, _ := asynq.GetMaxRetry(ctx)
+	if errors.Is(err, asynq.SkipRetry) || retried >= maxRetry {
+		// The PR row must say why, even if ctx is already done.
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		if _, ferr := h.store.FailPR(fctx, p.GetTenantId(), p.GetPrId(), err.Error()); ferr != nil {
+			return errors.Join(err, fmt.Errorf("mark PR %s failed: %w", p.GetPrId(), ferr))
+		}
+	}
+	return fmt.Errorf("build PR %s: %w", p.GetPrId(), err)
+}
+
+// writeResult stores the document as the task's result, for clients that
+// read it from Redis; the PR row is the record, so a failure here is only
+// logged.
+func (h *PRGenerateHandler) writeResult(t *asynq.Task, p *mithubv1.PRGenerateTask, doc prdoc.Document, markdown string) {
+	w := t.ResultWriter()
+	if w == nil {
+		return
+	}
+	b, err := proto.Marshal(Proto(p, doc, markdown))
+	if err == nil {
+		_, err = w.Write(b)
+	}
+	if err != nil {
+		h.log.Warn("write PR task result", "pr_id", p.GetPrId(), "err", err)
+	}
+}
+
+// Input builds the extractor's input from the meeting, its transcripts and
+// the topic snapshot.
+func Input(m store.Meeting, rows []store.Transcript, snap *mithubv1.TopicSnapshot) prdoc.Input {
+	in := prdoc.Input{MeetingID: m.ID, MeetingTitle: m.Title, Date: m.StartedAt}
+	for _, r := range rows {
+		speaker := r.SpeakerName
+		if speaker == "" {
+			speaker = r.SpeakerID
+		}
+		in.Turns = append(in.Turns, prdoc.Turn{ID: r.ID, Seq: r.Seq, Speaker: speaker, Text: r.Text, StartMS: r.StartMS, EndMS: r.EndMS})
+	}
+	for _, t := range snap.GetTopics() {
+		in.Topics = append(in.Topics, prdoc.Topic{
+			ID: t.GetId(), Title: t.GetTitle(), Summary: t.GetSummary(), Keywords: t.GetKeywords(),
+			StartSeq: int(t.GetStartSeq()), EndSeq: int(t.GetEndSeq()),
+		})
+	}
+	return in
+}
+
+// Content encodes a document for the PR row.
+func Content(d prdoc.Document) (store.PRContent, error) {
+	var (
+		c   = store.PRContent{Title: d.Title, Markdown: prdoc.Markdown(d)}
+		err error
+	)
+	enc := func(v any) json.RawMessage {
+		if err != nil {
+			return nil
+		}
+		var b []byte
+		b, err = json.Marshal(v)
+		return b
+	}
+	c.Agenda = enc(d.Agenda)
+	c.Decisions = enc(d.Decisions)
+	c.ActionItems = enc(d.ActionItems)
+	c.OpenQuestions = enc(d.OpenQuestions)
+	c.MemoryUpdates = enc(d.MemoryUpdates)
+	if err != nil {
+		return store.PRContent{}, fmt.Errorf("encode PR document: %w", err)
+	}
+	return c, nil
+}
+
+// Proto converts a document to its wire form.
+func Proto(p *mithubv1.PRGenerateTask, d prdoc.Document, markdown string) *mithubv1.PRDocument {
+	out := &mithubv1.PRDocument{
+		PrId: p.GetPrId(), MeetingId: p.GetMeetingId(), Title: d.Title, Markdown: markdown,
+		LastTranscriptId: p.GetLastTranscriptId(), GeneratedAtUnixMs: time.Now().UnixMilli(), Provider: d.Provider,
+	}
+	for _, a := range d.Agenda {
+		out.Agenda = append(out.Agenda, &mithubv1.AgendaItem{Title: a.Title, Summary: a.Summary, Keywords: a.Keywords,
+			StartSeq: int32(a.StartSeq), EndSeq: int32(a.EndSeq), TopicId: a.TopicID})
+	}
+	for _, x := range d.Decisions {
+		out.Decisions = append(out.Decisions, &mithubv1.Decision{Text: x.Text, Speaker: x.Speaker, Seq: int32(x.Seq), Topic: x.Topic})
+	}
+	for _, x := range d.ActionItems {
+		out.ActionItems = append(out.ActionItems, &mithubv1.ActionItem{Text: x.Text, Owner: x.Owner, Due: x.Due,
+			DueDate: x.DueDate, Seq: int32(x.Seq), Topic: x.Topic})
+	}
+	for _, x := range d.OpenQuestions {
+		out.OpenQuestions = append(out.OpenQuestions, &mithubv1.OpenQuestion{Text: x.Text, Asker: x.Asker, Seq: int32(x.Seq), Topic: x.Topic})
+	}
+	for _, u := range d.MemoryUpdates {
+		out.MemoryUpdates = append(out.MemoryUpdates, &mithubv1.MemoryUpdate{Category: u.Category, Content: u.Content})
+	}
+	return out
+}
