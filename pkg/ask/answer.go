@@ -163,42 +163,95 @@ func bestTurns(c Context, query string, k int) []int {
 // is skipped without being tokenised: every term is a lowercased word or
 // a Hangul stem, so it occurs in the text of any turn that has it.
 func Score(turns []meetingctx.Turn, query string) []float64 {
+	q := queryTerms(query)
 	out := make([]float64, len(turns))
-	q := textutil.Terms(nil, query)
 	if len(q) == 0 || len(turns) == 0 {
 		return out
 	}
-	qset := map[string]bool{}
-	for _, w := range q {
-		qset[w] = true
-	}
 	tfs := make([]map[string]int, len(turns))
 	lens := make([]int, len(turns))
-	df := map[string]int{}
-	total := 0
 	var buf []string
 	for i, t := range turns {
 		lens[i] = wordCount(t.Text)
-		total += lens[i]
-		if !containsAny(strings.ToLower(t.Text), qset) {
+		if !containsAny(strings.ToLower(t.Text), q) {
 			continue
 		}
 		buf = textutil.Terms(buf[:0], t.Text)
-		for _, w := range buf {
-			if !qset[w] {
-				continue
+		tfs[i] = termFreqs(buf, q)
+	}
+	bm25(out, tfs, lens)
+	return out
+}
+
+// Indexed is a turn with its search terms, computed once so the turn can
+// be scored against many queries.
+type Indexed struct {
+	Turn  meetingctx.Turn
+	Terms []string
+	Words int
+}
+
+// Index computes the search terms of turns.
+func Index(turns []meetingctx.Turn) []Indexed {
+	out := make([]Indexed, len(turns))
+	for i, t := range turns {
+		out[i] = Indexed{Turn: t, Terms: textutil.Terms(nil, t.Text), Words: wordCount(t.Text)}
+	}
+	return out
+}
+
+// ScoreIndexed is Score over indexed turns.
+func ScoreIndexed(docs []Indexed, query string) []float64 {
+	q := queryTerms(query)
+	out := make([]float64, len(docs))
+	if len(q) == 0 || len(docs) == 0 {
+		return out
+	}
+	tfs := make([]map[string]int, len(docs))
+	lens := make([]int, len(docs))
+	for i, d := range docs {
+		lens[i] = d.Words
+		tfs[i] = termFreqs(d.Terms, q)
+	}
+	bm25(out, tfs, lens)
+	return out
+}
+
+func queryTerms(query string) map[string]bool {
+	q := map[string]bool{}
+	for _, w := range textutil.Terms(nil, query) {
+		q[w] = true
+	}
+	return q
+}
+
+// termFreqs counts the query terms among terms; nil when there are none.
+func termFreqs(terms []string, q map[string]bool) map[string]int {
+	var tf map[string]int
+	for _, w := range terms {
+		if q[w] {
+			if tf == nil {
+				tf = map[string]int{}
 			}
-			if tfs[i] == nil {
-				tfs[i] = map[string]int{}
-			}
-			if tfs[i][w] == 0 {
-				df[w]++
-			}
-			tfs[i][w]++
+			tf[w]++
 		}
 	}
-	avg := max(float64(total)/float64(len(turns)), 1)
-	n := float64(len(turns))
+	return tf
+}
+
+// bm25 writes into out the BM25 score of each document given its query
+// term frequencies and its length.
+func bm25(out []float64, tfs []map[string]int, lens []int) {
+	df := map[string]int{}
+	total := 0
+	for i, tf := range tfs {
+		total += lens[i]
+		for w := range tf {
+			df[w]++
+		}
+	}
+	avg := max(float64(total)/float64(len(lens)), 1)
+	n := float64(len(lens))
 	for i, tf := range tfs {
 		for w, f := range tf {
 			idf := math.Log(1 + (n-float64(df[w])+0.5)/(float64(df[w])+0.5))
@@ -206,7 +259,6 @@ func Score(turns []meetingctx.Turn, query string) []float64 {
 			out[i] += idf * ff * 2.2 / (ff + 1.2*(0.25+0.75*float64(lens[i])/avg))
 		}
 	}
-	return out
 }
 
 func containsAny(text string, terms map[string]bool) bool {

@@ -225,3 +225,18 @@ func TestChatPlanner(t *testing.T) {
 		})
 	}
 }
+
+// Scoring indexed turns gives the same scores as scoring their text.
+func TestScoreIndexedMatchesScore(t *testing.T) {
+	turns := meetingTurns()
+	for _, q := range []string{"battery budget decision", "디자인 시안 준비", "nothing matches here", ""} {
+		want := ask.Score(turns, q)
+		got := ask.ScoreIndexed(ask.Index(turns), q)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("query %q: indexed %v, text %v", q, got, want)
+		}
+	}
+	if s := ask.Score(turns, "battery budget"); s[2] <= 0 || s[0] != 0 {
+		t.Fatalf("scores %v: turn 2 mentions both terms, turn 0 neither", s)
+	}
+}

@@ -56,6 +56,11 @@ type Input struct {
 	// (tokens.Budget.Available()).
 	Counter tokens.Counter
 	Budget  int
+	// StoredTokens says Turn.Tokens were counted by Counter (at ingest),
+	// so a turn's text need not be counted again.
+	StoredTokens bool
+	// Exact counts the joined prompt too (Context.ExactTotal).
+	Exact bool
 }
 
 // Context is a packed prompt.
@@ -68,10 +73,16 @@ type Context struct {
 	Turns []meetingctx.Turn
 	// Sections accounts for every candidate section in priority order.
 	Sections []Section
-	// Total counts System and User plus message framing; it never exceeds
-	// Budget unless the system prompt and question alone do.
-	Total  int
-	Budget int
+	// Total is the prompt's size, System and User plus message framing,
+	// as the sum of its parts' counts; it never exceeds Budget unless the
+	// system prompt and question alone do. Parts are counted apart and the
+	// joined text counts the same or less (adjacent newlines merge), and a
+	// turn counted from its stored count carries a token of slack for its
+	// joint with the line's prefix.
+	Total int
+	// ExactTotal, with Input.Exact, is the count of the joined prompt.
+	ExactTotal int
+	Budget     int
 }
 
 // Section is the accounting of one part of the context.
@@ -142,31 +153,12 @@ func Build(in Input) (Context, error) {
 	if user == "" {
 		user = defaultQuestion[in.Call]
 	}
-	// Sections are counted apart; the joined text counts the same or a
-	// little less. Should a join ever count more, pack again into a budget
-	// smaller by the difference.
-	budget := in.Budget
-	for {
-		b := builder{in: in, budget: budget, seen: map[int]bool{}, text: map[string]string{}, turns: map[string][]meetingctx.Turn{}}
-		b.used = in.Counter.Count(system) + in.Counter.Count(user) + FramingTokens
-		for _, name := range priorities[in.Call] {
-			b.admit(name)
-		}
-		out := b.render(system, user)
-		if out.Total <= in.Budget || b.optional() == 0 {
-			return out, nil
-		}
-		budget -= out.Total - in.Budget
+	b := builder{in: in, budget: in.Budget, seen: map[int]bool{}, text: map[string]string{}, turns: map[string][]meetingctx.Turn{}}
+	b.used = in.Counter.Count(system) + in.Counter.Count(user) + FramingTokens
+	for _, name := range priorities[in.Call] {
+		b.admit(name)
 	}
-}
-
-// optional is the number of tokens admitted beyond the required parts.
-func (b *builder) optional() int {
-	n := 0
-	for _, s := range b.secs {
-		n += s.Tokens
-	}
-	return n
+	return b.render(system, user), nil
 }
 
 type builder struct {
@@ -313,7 +305,7 @@ func (b *builder) turnList(name string, ts []meetingctx.Turn, newestFirst bool) 
 // the final recount in Build catches any shortfall. The number is not
 // known yet: count the widest it can be.
 func (b *builder) turnTokens(t meetingctx.Turn) int {
-	if t.Tokens <= 0 {
+	if t.Tokens <= 0 || !b.in.StoredTokens {
 		return b.in.Counter.Count(turnLine(999999, t))
 	}
 	return b.in.Counter.Count(turnLine(999999, meetingctx.Turn{StartMS: t.StartMS, SpeakerID: t.SpeakerID,
@@ -380,7 +372,10 @@ func (b *builder) render(system, user string) Context {
 		}
 	}
 	out.System = sb.String()
-	out.Total = b.in.Counter.Count(out.System) + b.in.Counter.Count(user) + FramingTokens
+	out.Total = b.used
+	if b.in.Exact {
+		out.ExactTotal = b.in.Counter.Count(out.System) + b.in.Counter.Count(user) + FramingTokens
+	}
 	return out
 }
 

@@ -8,10 +8,12 @@ import (
 	"log/slog"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/mithub/mithub/pkg/ask"
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -64,7 +66,14 @@ type Service struct {
 	Corrector      *tokens.Corrector
 	L1Wait         time.Duration
 	Log            *slog.Logger
+
+	topicsOnce sync.Once
+	topics     *lru.Cache[string, []ask.Indexed]
 }
+
+// topicCacheSize bounds the topics whose indexed turns are kept between
+// asks (a topic of 400 turns takes about 250 KB).
+const topicCacheSize = 256
 
 // Request is one question.
 type Request struct {
@@ -74,6 +83,8 @@ type Request struct {
 	ThreadID  string `json:"thread_id"`
 	Mode      string `json:"mode"`
 	SinceMS   *int64 `json:"since_ms"`
+	// Debug returns the assembled context with the result.
+	Debug bool `json:"-"`
 }
 
 // Result is a finished answer.
@@ -113,8 +124,11 @@ type Debug struct {
 	User     string        `json:"user"`
 	Sections []ask.Section `json:"sections"`
 	Total    int           `json:"total_tokens"`
-	Budget   int           `json:"budget_tokens"`
-	Window   int           `json:"window_tokens"`
+	// Exact is the count of the joined prompt; Total, the sum of its
+	// parts, is never below it.
+	Exact  int `json:"exact_tokens"`
+	Budget int `json:"budget_tokens"`
+	Window int `json:"window_tokens"`
 }
 
 // Prepared is a question with its context built, ready to answer.
@@ -211,6 +225,10 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 		Facts:  ask.Facts{ID: mt.ID, Title: mt.Title, Language: mt.Language, Status: mt.Status, StartedAt: mt.StartedAt, Turns: snap.Turns},
 		Recent: snap.L0, Pending: snap.Pending, Topics: snap.Topics, Speakers: snap.Speakers,
 		Counter: s.counter(), Budget: tokens.NewBudget(s.Window, s.ReservedOutput).Available(),
+		// Ingest counted turns with the same counter; a learned correction
+		// makes those counts stale.
+		StoredTokens: s.Corrector == nil || s.Corrector.Factor(s.Model) == 1,
+		Exact:        req.Debug,
 	}
 	if p.plan.NeedSearch {
 		if in.Searched, err = s.searched(ctx, p, m); err != nil {
@@ -279,40 +297,46 @@ func (s *Service) searched(ctx context.Context, p *Prepared, m *meetingctx.Manag
 		return nil, err
 	}
 	out := make([]ask.SearchedTopic, 0, len(hits))
-	total := 0
 	for _, h := range hits {
-		rows, err := s.Store.TranscriptRange(ctx, p.tenantID, p.meeting.ID, h.StartSeq, h.EndSeq, topicTurns)
+		docs, err := s.topicTurns(ctx, p, h.Topic)
 		if err != nil {
 			return nil, err
 		}
-		turns := contexts.Turns(rows)
-		for _, t := range turns {
-			total += t.Tokens
-		}
-		out = append(out, ask.SearchedTopic{Topic: h, Turns: turns})
-	}
-	// When they cannot all fit, the best-matching turns go first.
-	if total > tokens.NewBudget(s.Window, s.ReservedOutput).Available()/2 {
-		for _, st := range out {
-			rankTurns(st.Turns, p.plan.NextSubquery)
-		}
+		out = append(out, ask.SearchedTopic{Topic: h, Turns: ranked(docs, p.plan.NextSubquery)})
 	}
 	return out, nil
 }
 
-// rankTurns orders turns best match first, ties in meeting order.
-func rankTurns(turns []meetingctx.Turn, query string) {
-	scores := ask.Score(turns, query)
-	idx := make([]int, len(turns))
+// topicTurns returns a topic's turns, indexed for scoring, from the cache
+// or from the store. A topic that grows or merges gets a new key.
+func (s *Service) topicTurns(ctx context.Context, p *Prepared, t meetingctx.Topic) ([]ask.Indexed, error) {
+	s.topicsOnce.Do(func() { s.topics, _ = lru.New[string, []ask.Indexed](topicCacheSize) })
+	key := fmt.Sprintf("%s/%s/%s/%d/%d-%d", p.tenantID, p.meeting.ID, t.ID, t.Version, t.StartSeq, t.EndSeq)
+	if docs, ok := s.topics.Get(key); ok {
+		return docs, nil
+	}
+	rows, err := s.Store.TranscriptRange(ctx, p.tenantID, p.meeting.ID, t.StartSeq, t.EndSeq, topicTurns)
+	if err != nil {
+		return nil, err
+	}
+	docs := ask.Index(contexts.Turns(rows))
+	s.topics.Add(key, docs)
+	return docs, nil
+}
+
+// ranked returns the turns best match first, ties in meeting order.
+func ranked(docs []ask.Indexed, query string) []meetingctx.Turn {
+	scores := ask.ScoreIndexed(docs, query)
+	idx := make([]int, len(docs))
 	for i := range idx {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
-	sorted := make([]meetingctx.Turn, len(turns))
+	out := make([]meetingctx.Turn, len(docs))
 	for i, j := range idx {
-		sorted[i] = turns[j]
+		out[i] = docs[j].Turn
 	}
-	copy(turns, sorted)
+	return out
 }
 
 // period reads the catch-up turns: since since_ms, else since the asker
@@ -343,7 +367,7 @@ func (s *Service) period(ctx context.Context, p *Prepared, snap meetingctx.Snaps
 
 // Answer answers a prepared question, calling onToken with each piece of
 // the answer, and records the exchange in the thread.
-func (s *Service) Answer(ctx context.Context, p *Prepared, debug bool, onToken func(string) error) (Result, error) {
+func (s *Service) Answer(ctx context.Context, p *Prepared, onToken func(string) error) (Result, error) {
 	ans, err := s.Answerer.Answer(ctx, p.ctx, p.call, p.plan.NextSubquery, onToken)
 	if err != nil {
 		return Result{}, err
@@ -354,9 +378,9 @@ func (s *Service) Answer(ctx context.Context, p *Prepared, debug bool, onToken f
 		ContextTokens: p.ctx.Total, L1Waited: p.waited, SinceMS: p.sinceMS, Plan: p.plan,
 		Timings: p.timings,
 	}
-	if debug {
+	if p.req.Debug {
 		res.Debug = &Debug{System: p.ctx.System, User: p.ctx.User, Sections: p.ctx.Sections, Total: p.ctx.Total,
-			Budget: p.ctx.Budget, Window: s.Window}
+			Exact: p.ctx.ExactTotal, Budget: p.ctx.Budget, Window: s.Window}
 	}
 	st := state{Exchange: ask.Exchange{Question: p.req.Question, Query: p.plan.NextSubquery, Answer: ans.Text}, Mode: p.req.Mode, Plan: p.plan}
 	for _, c := range ans.Citations {

@@ -33,6 +33,7 @@ func (s *Server) ask(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &req, false); err != nil {
 		return err
 	}
+	req.Debug = debug
 	p, err := s.Ask.Prepare(c.UserContext(), tenantOf(c).ID, id, req)
 	if err != nil {
 		return askErr(err)
@@ -40,7 +41,7 @@ func (s *Server) ask(c *fiber.Ctx) error {
 	if wantsJSON(c.Get(fiber.HeaderAccept)) {
 		ctx, cancel := context.WithTimeout(c.UserContext(), askTimeout)
 		defer cancel()
-		res, err := s.Ask.Answer(ctx, p, debug, func(string) error { return nil })
+		res, err := s.Ask.Answer(ctx, p, func(string) error { return nil })
 		if err != nil {
 			return &apiError{Status: fiber.StatusBadGateway, Code: codeUnavailable, Message: "the model did not answer: " + err.Error()}
 		}
@@ -64,7 +65,7 @@ func (s *Server) ask(c *fiber.Ctx) error {
 			}
 			return nil
 		}
-		res, err := s.Ask.Answer(ctx, p, debug, func(tok string) error {
+		res, err := s.Ask.Answer(ctx, p, func(tok string) error {
 			return send("token", map[string]string{"text": tok})
 		})
 		if err != nil {

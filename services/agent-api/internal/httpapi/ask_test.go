@@ -183,8 +183,8 @@ func TestAskCatchUp(t *testing.T) {
 			t.Fatalf("catch-up cites turn %d at %d ms, before %d", c.Seq, c.StartMS, since)
 		}
 	}
-	if res.Debug.Total > res.Debug.Budget || res.Debug.Total != res.ContextTokens {
-		t.Fatalf("debug accounting %d of %d, result says %d", res.Debug.Total, res.Debug.Budget, res.ContextTokens)
+	if res.Debug.Total > res.Debug.Budget || res.Debug.Total != res.ContextTokens || res.Debug.Exact == 0 || res.Debug.Exact > res.Debug.Total {
+		t.Fatalf("debug accounting %d (exact %d) of %d, result says %d", res.Debug.Total, res.Debug.Exact, res.Debug.Budget, res.ContextTokens)
 	}
 	for _, u := range us[:45] {
 		if strings.Contains(res.Debug.System, "] "+ask.Clock(u.StartMS)+" ") {
