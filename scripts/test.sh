@@ -10,6 +10,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 modules=github.com/mithub/mithub/...
+# The realtime worker's tests start their own LiveKit server from this
+# binary (built once into a cache outside the repository).
+MITHUB_TEST_LIVEKIT_BIN=${MITHUB_TEST_LIVEKIT_BIN:-$(bash scripts/livekit.sh)}
+export MITHUB_TEST_LIVEKIT_BIN
 go vet "$modules"
 # Two cores: two packages at a time.
 go test -race -p 2 -count=1 -timeout 25m ${TEST_FLAGS:-} "$modules"
+# The official MCP TypeScript SDK client drives `mithubctl mcp` (needs bin/
+# from make build, and npm for its pinned packages).
+bash scripts/test-mcp-client.sh

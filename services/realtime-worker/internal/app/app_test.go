@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,6 +61,8 @@ func devConfig(t *testing.T, env map[string]string) config.Config {
 		"MITHUB_REDIS_URL":        testRedisURL(),
 		"MITHUB_WORKER_HTTP_ADDR": "127.0.0.1:0",
 		"MITHUB_SHUTDOWN_TIMEOUT": "5s",
+		"MITHUB_WORKER_SPOOL_DIR": t.TempDir(),
+		"MITHUB_WORKER_QUEUE":     "bot-test-" + t.Name(),
 	}
 	for k, v := range env {
 		m[k] = v
@@ -82,7 +85,7 @@ type started struct {
 // start runs the app until the test ends or stop is called.
 func start(t *testing.T, cfg config.Config) *started {
 	t.Helper()
-	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	log := slog.New(slog.NewTextHandler(testOutput(t), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ctx, cancel := context.WithCancel(context.Background())
 	a, err := app.New(ctx, cfg, log)
 	if err != nil {
@@ -142,24 +145,32 @@ func get(t *testing.T, url string) (int, readyBody) {
 	return resp.StatusCode, b
 }
 
-func TestHealthReadinessAndGracefulShutdown(t *testing.T) {
-	dsn, schema := storetest.NewSchema(t)
-	api := fakeAgentAPI(t)
-	s := start(t, devConfig(t, map[string]string{
-		"MITHUB_DATABASE_URL": storetest.URLWithSchema(t, dsn, schema),
-		"MITHUB_API_URL":      api.URL,
-	}))
-
+// migratedSchema returns a fresh schema with the tables and agent-api's
+// dev key, as agent-api leaves them in dev mode.
+func migratedSchema(t *testing.T) (dsn, schema string) {
+	t.Helper()
+	dsn, schema = storetest.NewSchema(t)
 	st, err := store.Open(context.Background(), dsn, store.Options{Schema: schema})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var migrated bool
-	if err := st.Pool().QueryRow(context.Background(),
-		`SELECT to_regclass('schema_migrations') IS NOT NULL`).Scan(&migrated); err != nil || migrated {
-		t.Errorf("schema_migrations exists: %v, %v; the worker must not migrate by default", migrated, err)
+	if _, err := st.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
 	}
+	if err := st.PutAPIKey(context.Background(), "dev", "dev bootstrap", config.DevAPIKey); err != nil {
+		t.Fatal(err)
+	}
+	return dsn, schema
+}
+
+func TestHealthReadinessAndGracefulShutdown(t *testing.T) {
+	dsn, schema := migratedSchema(t)
+	api := fakeAgentAPI(t)
+	s := start(t, devConfig(t, map[string]string{
+		"MITHUB_DATABASE_URL": storetest.URLWithSchema(t, dsn, schema),
+		"MITHUB_API_URL":      api.URL,
+	}))
 
 	if code, b := get(t, s.url("/healthz")); code != http.StatusOK || b.Status != "ok" {
 		t.Errorf("/healthz = %d %+v", code, b)
@@ -184,7 +195,7 @@ func TestHealthReadinessAndGracefulShutdown(t *testing.T) {
 }
 
 func TestStartsWhileRedisAndAgentAPIAreDown(t *testing.T) {
-	dsn, schema := storetest.NewSchema(t)
+	dsn, schema := migratedSchema(t)
 	s := start(t, devConfig(t, map[string]string{
 		"MITHUB_DATABASE_URL": storetest.URLWithSchema(t, dsn, schema),
 		"MITHUB_REDIS_URL":    "redis://127.0.0.1:1/0",
@@ -200,4 +211,32 @@ func TestStartsWhileRedisAndAgentAPIAreDown(t *testing.T) {
 	if err := s.stop(t); err != nil {
 		t.Errorf("Run returned %v after cancel, want nil", err)
 	}
+}
+
+// testOutput writes to the test's output until the test ends, then drops
+// what is written: the LiveKit SDK keeps logging from goroutines of its
+// own (a data packet waiting for a connection) after the app has stopped.
+func testOutput(t *testing.T) io.Writer {
+	w := &afterTest{w: t.Output()}
+	t.Cleanup(func() {
+		w.mu.Lock()
+		w.done = true
+		w.mu.Unlock()
+	})
+	return w
+}
+
+type afterTest struct {
+	mu   sync.Mutex
+	w    io.Writer
+	done bool
+}
+
+func (a *afterTest) Write(p []byte) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.done {
+		return len(p), nil
+	}
+	return a.w.Write(p)
 }

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -70,6 +72,58 @@ type Config struct {
 	// ShutdownTimeout is MITHUB_SHUTDOWN_TIMEOUT (default 15s): how long
 	// in-flight work may take after a stop signal.
 	ShutdownTimeout time.Duration
+
+	// Rooms is MITHUB_WORKER_ROOMS, a comma-separated list of LiveKit rooms
+	// the bot joins at start (default none).
+	Rooms []string
+	// BotIdentity is MITHUB_WORKER_IDENTITY, the bot's participant
+	// identity (default mithub-bot).
+	BotIdentity string
+	// BotName is MITHUB_WORKER_NAME, the bot's display name (default MitHub).
+	BotName string
+	// Queue is MITHUB_WORKER_QUEUE, the Asynq queue of bot:join tasks
+	// (default bot).
+	Queue string
+	// Concurrency is MITHUB_WORKER_CONCURRENCY, bot:join tasks handled at
+	// once (default 4).
+	Concurrency int
+	// LeasePrefix is MITHUB_WORKER_LEASE_PREFIX, the Redis key prefix of
+	// the per-room leases that keep replicas from joining a room twice
+	// (default mithub:rt:room:).
+	LeasePrefix string
+	// SpoolDir is MITHUB_WORKER_SPOOL_DIR, where final segments wait while
+	// PostgreSQL is unreachable (default $TMPDIR/mithub-realtime-spool).
+	SpoolDir string
+	// SpoolMaxBytes is MITHUB_WORKER_SPOOL_MAX_BYTES (default 67108864,
+	// 64 MiB); segments beyond it are dropped and logged.
+	SpoolMaxBytes int
+	// BatchMax is MITHUB_WORKER_BATCH_MAX, the most segments written in one
+	// statement (default 200).
+	BatchMax int
+	// LLMModel is MITHUB_LLM_MODEL (default ""), which picks the tokenizer
+	// used to count a segment's tokens, as in agent-api.
+	LLMModel string
+	// WakeFollowUp is MITHUB_WAKE_FOLLOWUP (default 8s): how long after a
+	// bare wake word the speaker's next final segment is the question.
+	WakeFollowUp time.Duration
+	// WakeCooldown is MITHUB_WAKE_COOLDOWN (default 5s): a speaker's wake
+	// words are ignored this long after they triggered an answer.
+	WakeCooldown time.Duration
+	// WakeMaxEdits is MITHUB_WAKE_MAX_EDITS (default 2): the most edits
+	// (insertions, deletions, substitutions of letters) a heard wake word
+	// may differ by; phrases of fewer than 8 letters allow at most one.
+	WakeMaxEdits int
+	// AskTimeout is MITHUB_WAKE_ASK_TIMEOUT (default 60s): bound on one
+	// answer streamed into the room.
+	AskTimeout time.Duration
+	// ReplayFile is MITHUB_REPLAY_FILE (default none): a JSONL transcript
+	// replayed into ReplayRoom as if spoken there, for demos.
+	ReplayFile string
+	// ReplayRoom is MITHUB_REPLAY_ROOM (default replay).
+	ReplayRoom string
+	// ReplayRate is MITHUB_REPLAY_RATE (default 1): replay speed; 0 sends
+	// every segment at once.
+	ReplayRate float64
 }
 
 // Load reads the configuration from the environment and validates it.
@@ -99,6 +153,23 @@ func load(r *envconf.Reader) (Config, error) {
 		WakeWords:        r.List("MITHUB_WAKE_WORDS", DefaultWakeWords),
 		HTTPAddr:         r.String("MITHUB_WORKER_HTTP_ADDR", ":8090"),
 		ShutdownTimeout:  r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 15*time.Second),
+		Rooms:            r.List("MITHUB_WORKER_ROOMS", nil),
+		BotIdentity:      r.String("MITHUB_WORKER_IDENTITY", "mithub-bot"),
+		BotName:          r.String("MITHUB_WORKER_NAME", "MitHub"),
+		Queue:            r.String("MITHUB_WORKER_QUEUE", "bot"),
+		Concurrency:      r.Int("MITHUB_WORKER_CONCURRENCY", 4, 1, 1000),
+		LeasePrefix:      r.String("MITHUB_WORKER_LEASE_PREFIX", "mithub:rt:room:"),
+		SpoolDir:         r.String("MITHUB_WORKER_SPOOL_DIR", filepath.Join(os.TempDir(), "mithub-realtime-spool")),
+		SpoolMaxBytes:    r.Int("MITHUB_WORKER_SPOOL_MAX_BYTES", 64<<20, 4<<10, 1<<40),
+		BatchMax:         r.Int("MITHUB_WORKER_BATCH_MAX", 200, 1, 10000),
+		LLMModel:         r.String("MITHUB_LLM_MODEL", ""),
+		WakeFollowUp:     r.Duration("MITHUB_WAKE_FOLLOWUP", 8*time.Second),
+		WakeCooldown:     r.Duration("MITHUB_WAKE_COOLDOWN", 5*time.Second),
+		WakeMaxEdits:     r.Int("MITHUB_WAKE_MAX_EDITS", 2, 0, 5),
+		AskTimeout:       r.Duration("MITHUB_WAKE_ASK_TIMEOUT", 60*time.Second),
+		ReplayFile:       r.String("MITHUB_REPLAY_FILE", ""),
+		ReplayRoom:       r.String("MITHUB_REPLAY_ROOM", "replay"),
+		ReplayRate:       r.Float("MITHUB_REPLAY_RATE", 1, 0, 1000),
 	}
 	for _, v := range []struct{ name, value string }{
 		{"MITHUB_API_KEY", c.APIKey},
@@ -107,6 +178,16 @@ func load(r *envconf.Reader) (Config, error) {
 	} {
 		if v.value == "" {
 			r.Fail(v.name, "required when MITHUB_ENV=%s", env)
+		}
+	}
+	if c.ReplayFile != "" {
+		if _, err := os.Stat(c.ReplayFile); err != nil {
+			r.Fail("MITHUB_REPLAY_FILE", "%v", err)
+		}
+	}
+	for _, room := range c.Rooms {
+		if len(room) > 256 {
+			r.Fail("MITHUB_WORKER_ROOMS", "room name %.20q... is longer than 256 bytes", room)
 		}
 	}
 	if len(c.WakeWords) == 0 {

@@ -1,6 +1,8 @@
 package config_test
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -26,6 +28,20 @@ func TestDevDefaults(t *testing.T) {
 		WakeWords:        []string{"hey mithub", "헤이 밋허브", "밋허브야"},
 		HTTPAddr:         ":8090",
 		ShutdownTimeout:  15 * time.Second,
+		BotIdentity:      "mithub-bot",
+		BotName:          "MitHub",
+		Queue:            "bot",
+		Concurrency:      4,
+		LeasePrefix:      "mithub:rt:room:",
+		SpoolDir:         filepath.Join(os.TempDir(), "mithub-realtime-spool"),
+		SpoolMaxBytes:    64 << 20,
+		BatchMax:         200,
+		WakeFollowUp:     8 * time.Second,
+		WakeCooldown:     5 * time.Second,
+		WakeMaxEdits:     2,
+		AskTimeout:       60 * time.Second,
+		ReplayRoom:       "replay",
+		ReplayRate:       1,
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", c, want)
@@ -101,12 +117,36 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{"MITHUB_WORKER_HTTP_ADDR", "8090"},
 		{"MITHUB_SHUTDOWN_TIMEOUT", "soon"},
 		{"MITHUB_LOG_LEVEL", "loud"},
+		{"MITHUB_WORKER_CONCURRENCY", "0"},
+		{"MITHUB_WORKER_SPOOL_MAX_BYTES", "lots"},
+		{"MITHUB_WORKER_BATCH_MAX", "-1"},
+		{"MITHUB_WAKE_FOLLOWUP", "-8s"},
+		{"MITHUB_WAKE_COOLDOWN", "later"},
+		{"MITHUB_WAKE_MAX_EDITS", "9"},
+		{"MITHUB_WAKE_ASK_TIMEOUT", "0s"},
+		{"MITHUB_REPLAY_FILE", "/nonexistent/meeting.jsonl"},
+		{"MITHUB_REPLAY_RATE", "-1"},
+		{"MITHUB_WORKER_ROOMS", strings.Repeat("r", 300)},
 	}
 	for _, tt := range tests {
 		_, err := config.FromMap(devWith(tt.name, tt.give))
 		if err == nil || !strings.Contains(err.Error(), tt.name) {
 			t.Errorf("%s=%q: error %v, want it to name %s", tt.name, tt.give, err, tt.name)
 		}
+	}
+}
+
+func TestWorkerSettings(t *testing.T) {
+	c, err := config.FromMap(map[string]string{
+		"MITHUB_ENV": "dev", "MITHUB_WORKER_ROOMS": " standup, 주간 회의 ,", "MITHUB_WORKER_QUEUE": "bot-test",
+		"MITHUB_WAKE_FOLLOWUP": "3s", "MITHUB_REPLAY_RATE": "0",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.Rooms, []string{"standup", "주간 회의"}) || c.Queue != "bot-test" ||
+		c.WakeFollowUp != 3*time.Second || c.ReplayRate != 0 {
+		t.Errorf("config = %+v", c)
 	}
 }
 

@@ -1,0 +1,465 @@
+package room
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/livekit/protocol/auth"
+	"github.com/livekit/protocol/livekit"
+	protologger "github.com/livekit/protocol/logger"
+	lksdk "github.com/livekit/server-sdk-go/v2"
+
+	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/services/realtime-worker/internal/transcript"
+	"github.com/mithub/mithub/services/realtime-worker/internal/wake"
+)
+
+// Chat topics the bot answers on.
+const (
+	// TopicChat is the text stream topic of LiveKit chat.
+	TopicChat = "lk.chat"
+	// TopicLegacyChat is the data packet topic older LiveKit clients
+	// read chat messages from.
+	TopicLegacyChat = "lk-chat-topic"
+	// AttrQuestionSegment names the segment a chat answer replies to.
+	AttrQuestionSegment = "mithub.question_segment_id"
+)
+
+// Timing of a session.
+const (
+	reconnectMin = 250 * time.Millisecond
+	reconnectMax = 5 * time.Second
+	// rejoinWindow is how long after a lost connection the bot waits for
+	// the room to exist again (people rejoining after a server restart)
+	// before it ends the meeting.
+	rejoinWindow = 2 * time.Minute
+
+	eventsLen = 1024
+	tokenTTL  = 6 * time.Hour
+)
+
+// Writer is where final segments go.
+type Writer interface {
+	Add(ctx context.Context, tenantID, meetingID string, u store.Utterance) error
+	Flush(ctx context.Context) (bool, error)
+}
+
+// API is the part of agent-api a session calls.
+type API interface {
+	AskStream(ctx context.Context, meetingID string, req apiclient.AskRequest, fn func(apiclient.AskEvent) error) (apiclient.AskResult, error)
+	Sync(ctx context.Context, meetingID string) (apiclient.SyncResult, error)
+}
+
+// Settings are what every session shares.
+type Settings struct {
+	LiveKitURL, APIKey, APISecret string
+	// Identity and Name are the bot's participant identity and name.
+	Identity, Name string
+	Wake           wake.Config
+	AskTimeout     time.Duration
+}
+
+// Deps are a session's collaborators.
+type Deps struct {
+	Settings Settings
+	Writer   Writer
+	API      API
+	Tokens   tokens.Counter
+	Log      *slog.Logger
+}
+
+// Session is the bot in one room, recording into one meeting.
+type Session struct {
+	deps     Deps
+	room     string
+	tenantID string
+	meeting  store.Meeting
+	log      *slog.Logger
+	events   chan event
+	detector *wake.Detector
+	replay   []transcript.Segment
+	replayRt float64
+	threads  map[string]string // speaker → ask thread
+	// conn numbers the connections, so a late event of an earlier one is
+	// recognised.
+	conn    int
+	answers sync.WaitGroup
+}
+
+// newSession prepares the session of room recording into meeting.
+func newSession(deps Deps, room, tenantID string, meeting store.Meeting) *Session {
+	return &Session{
+		deps: deps, room: room, tenantID: tenantID, meeting: meeting,
+		log:      deps.Log.With("room", room, "meeting_id", meeting.ID),
+		events:   make(chan event, eventsLen),
+		detector: wake.NewDetector(deps.Settings.Wake),
+		threads:  map[string]string{},
+	}
+}
+
+// outcome is how a session ended.
+type outcome int
+
+const (
+	// stopped: the worker is shutting down or another bot took over.
+	stopped outcome = iota
+	// roomEnded: the room closed; the meeting is over.
+	roomEnded
+)
+
+// run owns the session until ctx ends or the room closes.
+func (s *Session) run(ctx context.Context) outcome {
+	defer s.answers.Wait()
+	if len(s.replay) > 0 {
+		go s.runReplay(ctx)
+	}
+	backoff := reconnectMin
+	var lost time.Time // when a joined connection was lost
+	for attempt := 1; ; attempt++ {
+		// After a loss, join only a room that exists again: joining would
+		// create it, and LiveKit closes a room that only agents are in, so
+		// the bot would end the meeting before anyone is back.
+		if !lost.IsZero() && s.roomGone(ctx) {
+			if time.Since(lost) > rejoinWindow {
+				s.log.Info("room not back after the connection was lost", "waited", rejoinWindow.String())
+				return roomEnded
+			}
+		} else if lk, closed, err := s.connect(); err == nil {
+			s.log.Info("joined room", "attempt", attempt)
+			// A connection whose sending side never comes up is dead (the
+			// SDK only retries connections that were up once): rejoin.
+			go func(conn int) {
+				if err := warmUp(lk, s.deps.Settings.Identity); err != nil {
+					select {
+					case s.events <- reconnectingEvent{conn: conn, cause: "connection never came up: " + err.Error()}:
+					case <-closed:
+					}
+				}
+			}(s.conn)
+			backoff = reconnectMin
+			out, again := s.serve(ctx, lk, closed)
+			if !again {
+				return out
+			}
+			lost = time.Now()
+		} else {
+			s.log.Warn("join room failed, retrying", "attempt", attempt, "retry_in", backoff.String(), "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return stopped
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, reconnectMax)
+	}
+}
+
+// connect joins the room with callbacks that feed s.events. Callbacks of
+// the connection give up once the returned channel is closed.
+func (s *Session) connect() (*lksdk.Room, chan struct{}, error) {
+	set := s.deps.Settings
+	closed := make(chan struct{})
+	push := func(e event) {
+		select {
+		case s.events <- e:
+		case <-closed:
+		}
+	}
+	cb := lksdk.NewRoomCallback()
+	s.conn++
+	conn := s.conn
+	cb.OnDisconnectedWithReason = func(reason lksdk.DisconnectionReason) {
+		push(disconnectedEvent{conn: conn, reason: reason})
+	}
+	cb.OnReconnecting = func() { push(reconnectingEvent{conn: conn, cause: "the SDK is reconnecting"}) }
+	cb.OnTranscriptionReceived = func(segs []*lksdk.TranscriptionSegment, p lksdk.Participant, _ lksdk.TrackPublication) {
+		if p == nil {
+			return
+		}
+		push(transcriptionEvent{identity: p.Identity(), name: p.Name(), segments: segs})
+	}
+	lk := lksdk.NewRoom(cb)
+	lk.SetLogger(protologger.LogRLogger(logr.FromSlogHandler(
+		minLevel{Handler: s.log.With("component", "livekit").Handler(), min: slog.LevelWarn})))
+	if err := lk.RegisterTextStreamHandler(transcript.TopicTranscription, func(r *lksdk.TextStreamReader, identity string) {
+		text := r.ReadAll()
+		attrs := make(map[string]string, len(r.Info.Attributes))
+		for k, v := range r.Info.Attributes {
+			attrs[k] = v
+		}
+		push(streamEvent{streamID: r.Info.Id, attrs: attrs, text: text, sender: identity})
+	}); err != nil {
+		return nil, nil, fmt.Errorf("register %s handler: %w", transcript.TopicTranscription, err)
+	}
+	at := auth.NewAccessToken(set.APIKey, set.APISecret).
+		SetIdentity(set.Identity).SetName(set.Name).
+		SetKind(livekit.ParticipantInfo_AGENT).
+		SetValidFor(tokenTTL).
+		SetVideoGrant(&auth.VideoGrant{RoomJoin: true, Room: s.room, CanPublish: ptr(false), CanPublishData: ptr(true), CanSubscribe: ptr(true)})
+	token, err := at.ToJWT()
+	if err != nil {
+		return nil, nil, fmt.Errorf("sign token: %w", err)
+	}
+	if err := lk.JoinWithToken(set.LiveKitURL, token, lksdk.WithAutoSubscribe(false)); err != nil {
+		close(closed)
+		return nil, nil, err
+	}
+	return lk, closed, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// warmUp connects the publishing side of the bot's connection, which the
+// SDK negotiates on the first send (about a second), so that the first
+// answer does not pay for it. The packet is addressed to the bot itself,
+// so nobody receives it.
+func warmUp(lk *lksdk.Room, identity string) error {
+	return lk.LocalParticipant.PublishDataPacket(lksdk.UserData([]byte{}),
+		lksdk.WithDataPublishDestination([]string{identity}), lksdk.WithDataPublishReliable(true))
+}
+
+// serve handles events of one connection. It returns how the session
+// ended, or again=true when it should reconnect.
+func (s *Session) serve(ctx context.Context, lk *lksdk.Room, closed chan struct{}) (outcome, bool) {
+	defer close(closed)
+	for {
+		select {
+		case <-ctx.Done():
+			lk.Disconnect()
+			return stopped, false
+		case e := <-s.events:
+			switch e := e.(type) {
+			case reconnectingEvent:
+				// The SDK would try to resume the dropped connection for
+				// over a minute, and may resume into a restarted server
+				// that no longer knows the bot (seen: visible in the room,
+				// deaf to data). The bot has no media to keep, so it joins
+				// afresh instead.
+				if e.conn != s.conn {
+					continue
+				}
+				lk.Disconnect()
+				s.log.Warn("connection lost, rejoining", "cause", e.cause)
+				return stopped, true
+			case disconnectedEvent:
+				if e.conn != s.conn {
+					continue // from an earlier connection
+				}
+				switch e.reason {
+				case lksdk.RoomClosed:
+					s.log.Info("room closed")
+					return roomEnded, false
+				case lksdk.ParticipantRemoved, lksdk.DuplicateIdentity, lksdk.LeaveRequested:
+					s.log.Info("left room", "reason", string(e.reason))
+					return stopped, false
+				}
+				// The SDK reports a deleted room as "other reasons";
+				// rejoining would create the room again.
+				if e.reason == lksdk.OtherReason && s.roomGone(ctx) {
+					s.log.Info("room deleted")
+					return roomEnded, false
+				}
+				s.log.Warn("connection dropped, reconnecting", "reason", string(e.reason))
+				return stopped, true
+			case streamEvent:
+				seg := transcript.FromTextStream(e.streamID, e.attrs, e.text, s.participant(lk, e.sender),
+					func(sid string) (transcript.Participant, bool) { return trackOwner(lk, sid) }, time.Now())
+				s.handle(ctx, lk, seg)
+			case transcriptionEvent:
+				for _, ts := range e.segments {
+					s.handle(ctx, lk, transcript.Segment{
+						ID: ts.ID, SpeakerID: e.identity, SpeakerName: e.name, Text: strings.TrimSpace(ts.Text),
+						Final: ts.Final, Confidence: 1, Language: ts.Language,
+						Source: transcript.SourceTranscription, Received: time.Now(),
+					})
+				}
+			case segmentEvent:
+				s.handle(ctx, lk, e.seg)
+			case threadEvent:
+				s.threads[e.speaker] = e.thread
+			}
+		}
+	}
+}
+
+// roomGone asks the server whether the room still exists; unknown
+// answers count as "exists".
+func (s *Session) roomGone(ctx context.Context) bool {
+	set := s.deps.Settings
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	rs := lksdk.NewRoomServiceClient(set.LiveKitURL, set.APIKey, set.APISecret)
+	res, err := rs.ListRooms(ctx, &livekit.ListRoomsRequest{Names: []string{s.room}})
+	if err != nil {
+		s.log.Warn("check room after disconnect", "err", err)
+		return false
+	}
+	return len(res.GetRooms()) == 0
+}
+
+// minLevel drops records below min; the LiveKit SDK logs every
+// negotiation step at info.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
+	return minLevel{Handler: h.Handler.WithAttrs(as), min: h.min}
+}
+
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{Handler: h.Handler.WithGroup(name), min: h.min}
+}
+
+// participant names a sender by identity.
+func (s *Session) participant(lk *lksdk.Room, identity string) transcript.Participant {
+	p := transcript.Participant{Identity: identity}
+	if rp := lk.GetParticipantByIdentity(identity); rp != nil {
+		p.Name = rp.Name()
+	}
+	return p
+}
+
+// trackOwner finds the remote participant that published a track.
+func trackOwner(lk *lksdk.Room, trackSID string) (transcript.Participant, bool) {
+	for _, rp := range lk.GetRemoteParticipants() {
+		for _, pub := range rp.TrackPublications() {
+			if pub.SID() == trackSID {
+				return transcript.Participant{Identity: rp.Identity(), Name: rp.Name()}, true
+			}
+		}
+	}
+	return transcript.Participant{}, false
+}
+
+// handle stores one final segment and answers it if it is a question.
+func (s *Session) handle(ctx context.Context, lk *lksdk.Room, seg transcript.Segment) {
+	if !seg.Final || seg.Text == "" || seg.SpeakerID == s.deps.Settings.Identity {
+		return
+	}
+	if seg.StartMS == 0 && seg.EndMS == 0 {
+		at := max(seg.Received.Sub(s.meeting.StartedAt).Milliseconds(), 0)
+		seg.StartMS, seg.EndMS = at, at
+	}
+	u := store.Utterance{
+		SegmentID: seg.ID, SpeakerID: seg.SpeakerID, SpeakerName: seg.SpeakerName, Text: seg.Text,
+		StartMS: seg.StartMS, EndMS: seg.EndMS, Confidence: seg.Confidence, Source: seg.Source,
+	}
+	if s.deps.Tokens != nil {
+		u.Tokens = s.deps.Tokens.Count(u.Text)
+	}
+	if err := u.Validate(); err != nil {
+		s.log.Warn("segment skipped", "segment_id", seg.ID, "err", err)
+		return
+	}
+	if err := s.deps.Writer.Add(ctx, s.tenantID, s.meeting.ID, u); err != nil {
+		s.log.Warn("segment not queued", "segment_id", seg.ID, "err", err)
+		return
+	}
+	q, ok := s.detector.Observe(seg.ID, seg.SpeakerID, seg.SpeakerName, seg.Text, seg.Received)
+	if !ok {
+		return
+	}
+	thread := s.threads[q.SpeakerID]
+	s.answers.Go(func() { s.answer(ctx, lk, q, thread) })
+}
+
+// answer asks agent-api and streams the answer into the room.
+func (s *Session) answer(ctx context.Context, lk *lksdk.Room, q wake.Question, thread string) {
+	ctx, cancel := context.WithTimeout(ctx, s.deps.Settings.AskTimeout)
+	defer cancel()
+	log := s.log.With("segment_id", q.SegmentID, "speaker_id", q.SpeakerID)
+	began := time.Now()
+	var synced, firstToken time.Duration
+	// The question and what was said before it must be in the context.
+	if _, err := s.deps.Writer.Flush(ctx); err != nil {
+		log.Warn("flush before ask", "err", err)
+	}
+	if _, err := s.deps.API.Sync(ctx, s.meeting.ID); err != nil {
+		log.Warn("sync before ask", "err", err)
+	}
+	synced = time.Since(began)
+	w, err := openChatStream(lk.LocalParticipant, TopicChat, map[string]string{AttrQuestionSegment: q.SegmentID})
+	if err != nil {
+		log.Warn("open chat stream", "err", err)
+		return
+	}
+	var full strings.Builder
+	res, err := s.deps.API.AskStream(ctx, s.meeting.ID, apiclient.AskRequest{
+		Question: q.Text, AskerID: q.SpeakerID, AskerName: q.SpeakerName, ThreadID: thread, Mode: apiclient.AskModeAnswer,
+	}, func(ev apiclient.AskEvent) error {
+		if ev.Token == "" {
+			return nil
+		}
+		if full.Len() == 0 {
+			firstToken = time.Since(began)
+		}
+		full.WriteString(ev.Token)
+		return w.write(ev.Token)
+	})
+	if err != nil {
+		log.Warn("ask failed", "err", err)
+		if full.Len() == 0 {
+			msg := "Sorry, I could not answer that right now."
+			_ = w.write(msg)
+			full.WriteString(msg)
+		}
+	}
+	if cerr := w.close(); cerr != nil {
+		log.Warn("close chat stream", "err", cerr)
+	}
+	if err == nil && res.ThreadID != "" {
+		s.rememberThread(q.SpeakerID, res.ThreadID)
+	}
+	legacy, _ := json.Marshal(map[string]any{"id": w.id, "timestamp": time.Now().UnixMilli(), "message": full.String()})
+	if perr := lk.LocalParticipant.PublishDataPacket(lksdk.UserData(legacy),
+		lksdk.WithDataPublishTopic(TopicLegacyChat), lksdk.WithDataPublishReliable(true)); perr != nil {
+		log.Warn("publish legacy chat packet", "err", perr)
+	}
+	if err == nil {
+		log.Info("answered", "question", q.Text, "citations", len(res.Citations),
+			"synced_ms", synced.Milliseconds(), "first_token_ms", firstToken.Milliseconds(), "total_ms", time.Since(began).Milliseconds())
+	}
+}
+
+// rememberThread keeps a speaker's ask thread; the session goroutine reads
+// it for the next question.
+func (s *Session) rememberThread(speaker, thread string) {
+	select {
+	case s.events <- threadEvent{speaker: speaker, thread: thread}:
+	default:
+	}
+}
+
+// runReplay feeds the replay segments into the session.
+func (s *Session) runReplay(ctx context.Context) {
+	out := make(chan transcript.Segment)
+	go func() {
+		if err := transcript.Replay(ctx, s.replay, s.replayRt, out); err != nil && !errors.Is(err, context.Canceled) {
+			s.log.Warn("replay stopped", "err", err)
+		}
+		close(out)
+	}()
+	for seg := range out {
+		select {
+		case s.events <- segmentEvent{seg: seg}:
+		case <-ctx.Done():
+			return
+		}
+	}
+	s.log.Info("replay finished", "segments", len(s.replay))
+}
