@@ -85,9 +85,9 @@ func (a *App) init(ctx context.Context) error {
 		Queues:          a.cfg.Queues,
 		ShutdownTimeout: a.cfg.ShutdownTimeout,
 		RetryDelayFunc:  tasks.RetryDelay,
-		ErrorHandler:    errorHandler(a.log),
-		Logger:          asynqLogger{log: a.log.With("component", "asynq")},
-		LogLevel:        asynqLevel(a.cfg.LogLevel),
+		ErrorHandler:    tasks.ErrorHandler(a.log),
+		Logger:          tasks.Logger(a.log.With("component", "asynq")),
+		LogLevel:        tasks.LogLevel(a.cfg.LogLevel),
 
 		// Memory tasks enqueue their successors: poll an empty queue often.
 		TaskCheckInterval: 100 * time.Millisecond,

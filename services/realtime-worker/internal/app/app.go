@@ -214,9 +214,9 @@ func (a *App) wire() error {
 		Queues:          map[string]int{a.cfg.Queue: 1},
 		ShutdownTimeout: a.cfg.ShutdownTimeout,
 		RetryDelayFunc:  tasks.RetryDelay,
-		ErrorHandler:    errorHandler(a.log),
-		Logger:          asynqLogger{log: a.log.With("component", "asynq")},
-		LogLevel:        asynqLevel(a.cfg.LogLevel),
+		ErrorHandler:    tasks.ErrorHandler(a.log),
+		Logger:          tasks.Logger(a.log.With("component", "asynq")),
+		LogLevel:        tasks.LogLevel(a.cfg.LogLevel),
 	})
 	return nil
 }

@@ -1,4 +1,4 @@
-package app
+package tasks
 
 import (
 	"context"
@@ -9,7 +9,9 @@ import (
 	"github.com/hibiken/asynq"
 )
 
-// asynqLogger adapts slog to asynq's Logger.
+// Logger adapts slog to asynq's Logger, for asynq.Config.Logger.
+func Logger(log *slog.Logger) asynq.Logger { return asynqLogger{log: log} }
+
 type asynqLogger struct {
 	log *slog.Logger
 }
@@ -23,9 +25,9 @@ func (l asynqLogger) Error(args ...any) { l.log.Error(fmt.Sprint(args...)) }
 // after an ordered shutdown. asynq itself never calls Fatal.
 func (l asynqLogger) Fatal(args ...any) { l.log.Error(fmt.Sprint(args...), "fatal", true) }
 
-// asynqLevel maps a slog level onto asynq's, so asynq skips formatting
+// LogLevel maps a slog level onto asynq's, so asynq skips formatting
 // messages that slog would drop.
-func asynqLevel(l slog.Level) asynq.LogLevel {
+func LogLevel(l slog.Level) asynq.LogLevel {
 	switch {
 	case l <= slog.LevelDebug:
 		return asynq.DebugLevel
@@ -38,9 +40,9 @@ func asynqLevel(l slog.Level) asynq.LogLevel {
 	}
 }
 
-// errorHandler is the one place a failed task is logged: at error level
+// ErrorHandler is the one place a failed task is logged: at error level
 // when asynq archives it, at warn level otherwise.
-func errorHandler(log *slog.Logger) asynq.ErrorHandler {
+func ErrorHandler(log *slog.Logger) asynq.ErrorHandler {
 	return asynq.ErrorHandlerFunc(func(ctx context.Context, task *asynq.Task, err error) {
 		id, _ := asynq.GetTaskID(ctx)
 		queue, _ := asynq.GetQueueName(ctx)
