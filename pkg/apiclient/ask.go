@@ -123,8 +123,11 @@ func (c *Client) AskStream(ctx context.Context, meetingID string, req AskRequest
 			resp.Body.Close()
 			break
 		}
-		if ctx.Err() != nil || !retryable(retryRefused, err) ||
-			(c.policy.MaxAttempts > 0 && attempt >= c.policy.MaxAttempts) {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (after %d attempts, last error: %v)", ctx.Err(), attempt, err)
+			break
+		}
+		if !retryable(retryRefused, err) || (c.policy.MaxAttempts > 0 && attempt >= c.policy.MaxAttempts) {
 			err = giveUp(attempt, err)
 			break
 		}

@@ -114,7 +114,11 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		if err == nil {
 			return decode(body, out)
 		}
-		if ctx.Err() != nil || !retryable(cl.mode, err) {
+		if ctx.Err() != nil {
+			// Cancelled while the attempt failed: the caller's reason wins.
+			return fmt.Errorf("%w (after %d attempts, last error: %v)", ctx.Err(), attempt, err)
+		}
+		if !retryable(cl.mode, err) {
 			return err
 		}
 		if c.policy.MaxAttempts > 0 && attempt >= c.policy.MaxAttempts {
