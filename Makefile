@@ -20,7 +20,7 @@ build: ## build bin/agent-api, bin/realtime-worker, bin/pr-worker, bin/mithubctl
 dev-up: ## make PostgreSQL and Redis reachable on 127.0.0.1 (installs them if missing)
 	@bash scripts/dev-up.sh
 
-demo: dev-up build ## replay a QMSum meeting through agent-api and print its context
+demo: dev-up build ## replay a QMSum meeting, print its context, ask a question, generate and print its PR
 	@bin/mithubctl migrate
 	@bash scripts/demo.sh
 

@@ -43,12 +43,6 @@ for _ in $(seq 1 50); do
 done
 
 start_api tmp/bench-pr-agent-api.log
-bin/pr-worker >tmp/bench-pr-worker.log 2>&1 &
-WORKER_PID=$!
-for _ in $(seq 1 150); do
-  curl -fsS "http://$MITHUB_WORKER_HTTP_ADDR/healthz" >/dev/null 2>&1 && break
-  kill -0 "$WORKER_PID" 2>/dev/null || { cat tmp/bench-pr-worker.log >&2; die "pr-worker exited during start-up"; }
-  sleep 0.2
-done
+start_worker tmp/bench-pr-worker.log
 
 bin/mithubctl bench-pr "$@"

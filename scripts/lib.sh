@@ -44,3 +44,34 @@ stop_api() {
   fi
   API_PID=
 }
+
+# start_worker LOGFILE: starts bin/pr-worker in the background with the
+# current environment (MITHUB_WORKER_HTTP_ADDR must be set) and waits until
+# its /healthz answers. Sets WORKER_PID.
+start_worker() {
+  local logfile=$1 addr=${MITHUB_WORKER_HTTP_ADDR:?MITHUB_WORKER_HTTP_ADDR must be set}
+  bin/pr-worker >"$logfile" 2>&1 &
+  WORKER_PID=$!
+  local i
+  for i in $(seq 1 150); do
+    if curl -fsS "http://$addr/healthz" >/dev/null 2>&1; then
+      return 0
+    fi
+    if ! kill -0 "$WORKER_PID" 2>/dev/null; then
+      cat "$logfile" >&2
+      die "pr-worker exited during start-up (log above)"
+    fi
+    sleep 0.2
+  done
+  cat "$logfile" >&2
+  die "pr-worker did not answer on http://$addr/healthz within 30s"
+}
+
+# stop_worker: SIGTERM, then wait for the graceful shutdown.
+stop_worker() {
+  if [ -n "${WORKER_PID:-}" ] && kill -0 "$WORKER_PID" 2>/dev/null; then
+    kill -TERM "$WORKER_PID"
+    wait "$WORKER_PID" || true
+  fi
+  WORKER_PID=
+}

@@ -28,7 +28,7 @@ type command struct {
 
 // commands lists the subcommands in help order.
 func commands() []command {
-	return []command{replayCommand(), contextCommand(), apikeyCommand(), migrateCommand(), benchIngestCommand(), benchContextCommand(), benchAskCommand(), evalCommand(),
+	return []command{replayCommand(), contextCommand(), apikeyCommand(), migrateCommand(), benchIngestCommand(), benchContextCommand(), benchAskCommand(), askCommand(), prCommand(), evalCommand(),
 		startCommand(), searchCommand(), exportCommand(), compressCommand(), mcpCommand(), benchMemoryCommand(),
 		evalPRCommand(), benchPRCommand()}
 }
