@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 
@@ -122,7 +123,7 @@ func (e *Engine) Process(ctx context.Context, job Job, u Unit) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if len(have) == 1 && equalIDs(have[0].ChildIDs, u.ChildIDs) {
+	if len(have) == 1 && slices.Equal(have[0].ChildIDs, u.ChildIDs) {
 		return false, nil
 	}
 	kids, err := e.st.NodesByID(ctx, job.TenantID, job.ConversationID, u.ChildIDs)
@@ -180,16 +181,4 @@ func inOrder(nodes []store.MemoryNode, ids []int64, level int) ([]store.MemoryNo
 		out[i] = n
 	}
 	return out, true
-}
-
-func equalIDs(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -267,7 +268,7 @@ func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string,
 		if err != nil {
 			return err
 		}
-		if len(old) == 1 && equalIDs(old[0].ChildIDs, n.ChildIDs) {
+		if len(old) == 1 && slices.Equal(old[0].ChildIDs, n.ChildIDs) {
 			out = old[0]
 			return nil
 		}
@@ -299,18 +300,6 @@ func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string,
 		return MemoryNode{}, false, fmt.Errorf("store summary %d/%d of %s: %w", n.Level, n.Seq, conversationID, translate(err))
 	}
 	return out, created, nil
-}
-
-func equalIDs(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // SearchNodes returns up to limit of the tenant's nodes whose text
