@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 )
 
 // Topic is an L1 topic of a meeting.
@@ -92,4 +93,22 @@ func searchQuery(q string, k int) string {
 		v.Set("k", strconv.Itoa(k))
 	}
 	return v.Encode()
+}
+
+// WaitTopics waits, one bounded server-side wait after another, until the
+// meeting's topics cover seq last, or bound has passed.
+func (c *Client) WaitTopics(ctx context.Context, meetingID string, last int, bound time.Duration) error {
+	deadline := time.Now().Add(bound)
+	for {
+		l1, _, err := c.WaitL1(ctx, meetingID)
+		if err != nil {
+			return err
+		}
+		if l1 >= last {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("topics of %s cover seq %d of %d after %s", meetingID, l1, last, bound)
+		}
+	}
 }

@@ -184,53 +184,21 @@ func askMeetings(o AskOptions) ([]*askMeeting, error) {
 	return out, nil
 }
 
-// loadAskMeetings posts every meeting (eight at a time) and waits until
-// topics cover all turns, so asks meet a warm, settled cache.
+// loadAskMeetings posts every meeting, ends it and waits until topics
+// cover all its turns, so asks meet a warm, settled cache.
 func loadAskMeetings(ctx context.Context, client *apiclient.Client, ms []*askMeeting) error {
-	errs := make(chan error, len(ms))
-	sem := make(chan struct{}, 8)
-	for i, m := range ms {
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem }()
-			errs <- loadAskMeeting(ctx, client, i, m)
-		}()
+	ids, err := fillMeetings(ctx, client, len(ms), "ask bench",
+		func(i int) []apiclient.Utterance { return ms[i].utts },
+		func(ctx context.Context, id string, last int) error {
+			if _, err := client.EndMeeting(ctx, id); err != nil {
+				return err
+			}
+			return client.WaitTopics(ctx, id, last, 5*time.Minute)
+		})
+	for i, id := range ids {
+		ms[i].id = id
 	}
-	for range ms {
-		if err := <-errs; err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func loadAskMeeting(ctx context.Context, client *apiclient.Client, i int, m *askMeeting) error {
-	mt, err := client.CreateMeeting(ctx, apiclient.CreateMeetingRequest{Title: fmt.Sprintf("ask bench %d", i), RoomName: fmt.Sprintf("ask-bench-%d", i), Language: "en"})
-	if err != nil {
-		return err
-	}
-	m.id = mt.ID
-	for b := 0; b < len(m.utts); b += 100 {
-		if _, err := client.PostUtterances(ctx, mt.ID, m.utts[b:min(b+100, len(m.utts))]); err != nil {
-			return err
-		}
-	}
-	if _, err := client.EndMeeting(ctx, mt.ID); err != nil {
-		return err
-	}
-	deadline := time.Now().Add(5 * time.Minute)
-	for {
-		l1, _, err := client.WaitL1(ctx, mt.ID)
-		if err != nil {
-			return err
-		}
-		if l1 >= len(m.utts)-1 {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("meeting %s: topics cover seq %d of %d after 5m", mt.ID, l1, len(m.utts)-1)
-		}
-	}
+	return err
 }
 
 // askOnce asks over SSE and times the first token event and the end.

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mithub/mithub/pkg/apiclient"
@@ -69,7 +68,9 @@ func PR(ctx context.Context, client *apiclient.Client, o PROptions, out io.Write
 	if err != nil {
 		return PRResult{}, err
 	}
-	ids, err := fillMeetings(ctx, client, text, o.Meetings)
+	ids, err := fillMeetings(ctx, client, o.Meetings, "bench-pr",
+		func(int) []apiclient.Utterance { return text },
+		func(ctx context.Context, id string, _ int) error { _, err := client.ContextWaited(ctx, id); return err })
 	if err != nil {
 		return PRResult{}, err
 	}
@@ -112,43 +113,6 @@ func PR(ctx context.Context, client *apiclient.Client, o PROptions, out io.Write
 	}
 	res.markdown(out, o)
 	return res, nil
-}
-
-// fillMeetings creates n meetings with text each, 8 at a time, and waits
-// until agent-api has segmented them.
-func fillMeetings(ctx context.Context, client *apiclient.Client, text []apiclient.Utterance, n int) ([]string, error) {
-	ids := make([]string, n)
-	errs := make([]error, n)
-	sem := make(chan struct{}, 8)
-	var wg sync.WaitGroup
-	for i := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			m, err := client.CreateMeeting(ctx, apiclient.CreateMeetingRequest{Title: fmt.Sprint("bench-pr ", i), Language: "en"})
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			ids[i] = m.ID
-			for b := 0; b < len(text); b += 100 {
-				if _, err := client.PostUtterances(ctx, m.ID, text[b:min(b+100, len(text))]); err != nil {
-					errs[i] = err
-					return
-				}
-			}
-			_, errs[i] = client.ContextWaited(ctx, m.ID)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return ids, nil
 }
 
 // waitPRs polls the PRs until none is queued or running.

@@ -117,7 +117,7 @@ func evalMeeting(ctx context.Context, client *apiclient.Client, file string, o O
 	if _, err := client.EndMeeting(ctx, mt.ID); err != nil {
 		return MeetingResult{}, err
 	}
-	if err := settle(ctx, client, mt.ID, len(utts)-1, o.Settle); err != nil {
+	if err := client.WaitTopics(ctx, mt.ID, len(utts)-1, o.Settle); err != nil {
 		return MeetingResult{}, err
 	}
 	tl, err := client.Topics(ctx, mt.ID)
@@ -153,23 +153,6 @@ func evalMeeting(ctx context.Context, client *apiclient.Client, file string, o O
 		}
 	}
 	return res, nil
-}
-
-// settle waits until topics cover every turn.
-func settle(ctx context.Context, client *apiclient.Client, meetingID string, last int, bound time.Duration) error {
-	deadline := time.Now().Add(bound)
-	for {
-		l1, _, err := client.WaitL1(ctx, meetingID)
-		if err != nil {
-			return err
-		}
-		if l1 >= last {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("topics cover seq %d of %d after %s", l1, last, bound)
-		}
-	}
 }
 
 // toTurnSpans maps topics over utterance seqs onto QMSum turn indexes.
