@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 )
 
 // PR statuses.
@@ -34,16 +35,24 @@ type PR struct {
 	Markdown  string `json:"markdown"`
 	Attempts  int    `json:"attempts"`
 	Error     string `json:"error"`
+	// CreatedAt and FinishedAt (nil while open) time the PR's build.
+	CreatedAt  time.Time  `json:"created_at"`
+	FinishedAt *time.Time `json:"finished_at"`
 }
 
 // Done reports whether the PR is no longer queued or running.
 func (p PR) Done() bool { return p.Status != PRQueued && p.Status != PRRunning }
 
-// GeneratePR asks for the meeting's PR. While one is queued or running the
-// server returns it again, so the call is retried like a read.
-func (c *Client) GeneratePR(ctx context.Context, meetingID string) (PRRef, error) {
+// GeneratePR asks for the meeting's PR. With waitL1 the server first waits
+// (bounded) for pending topic segmentation. While a PR is queued or
+// running the server returns it again, so the call is retried like a read.
+func (c *Client) GeneratePR(ctx context.Context, meetingID string, waitL1 bool) (PRRef, error) {
 	var out PRRef
-	if err := c.meetingCall(ctx, http.MethodPost, meetingID, "/generate-pr", struct{}{}, retryIdempotent, &out); err != nil {
+	suffix := "/generate-pr"
+	if !waitL1 {
+		suffix += "?wait=false"
+	}
+	if err := c.meetingCall(ctx, http.MethodPost, meetingID, suffix, struct{}{}, retryIdempotent, &out); err != nil {
 		return PRRef{}, fmt.Errorf("generate PR of %s: %w", meetingID, err)
 	}
 	return out, nil

@@ -19,7 +19,7 @@ func TestGeneratePRAndGetPR(t *testing.T) {
 		}
 	})
 	c := New(srv.URL, "k")
-	ref, err := c.GeneratePR(context.Background(), "m-1")
+	ref, err := c.GeneratePR(context.Background(), "m-1", true)
 	if err != nil || ref != (PRRef{PRID: "p-1", Status: PRQueued}) {
 		t.Fatalf("generate: %+v, %v", ref, err)
 	}

@@ -1,13 +1,9 @@
 package bench
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
-	"strings"
 	"time"
 
 	"github.com/mithub/mithub/pkg/apiclient"
@@ -21,8 +17,6 @@ type PROptions struct {
 	Turns int
 	// DataDir is the QMSum directory; its val split supplies the text.
 	DataDir string
-	// APIURL and APIKey reach agent-api for the generate-pr and PR calls.
-	APIURL, APIKey string
 	// Timeout bounds the wait for the worker (default 30m).
 	Timeout time.Duration
 }
@@ -49,13 +43,6 @@ type PRResult struct {
 	PerMinute float64
 }
 
-type prRow struct {
-	ID         string     `json:"id"`
-	Status     string     `json:"status"`
-	CreatedAt  time.Time  `json:"created_at"`
-	FinishedAt *time.Time `json:"finished_at"`
-}
-
 // PR measures generate-pr and the worker: it fills Meetings meetings with
 // Turns QMSum turns each through agent-api, waits until their topics are
 // done, then times POST /v1/meetings/{id}/generate-pr?wait=false for each
@@ -74,24 +61,21 @@ func PR(ctx context.Context, client *apiclient.Client, o PROptions, out io.Write
 	if err != nil {
 		return PRResult{}, err
 	}
-	hc := &http.Client{Timeout: 30 * time.Second}
 	var (
 		lat   = make([]time.Duration, 0, len(ids))
 		prIDs = make([]string, 0, len(ids))
 	)
 	for _, id := range ids {
 		start := time.Now()
-		var acc struct {
-			PRID string `json:"pr_id"`
-		}
-		if err := call(ctx, hc, o, http.MethodPost, "/v1/meetings/"+id+"/generate-pr?wait=false", http.StatusAccepted, &acc); err != nil {
+		ref, err := client.GeneratePR(ctx, id, false)
+		if err != nil {
 			return PRResult{}, err
 		}
 		lat = append(lat, time.Since(start))
-		prIDs = append(prIDs, acc.PRID)
+		prIDs = append(prIDs, ref.PRID)
 	}
 	res := PRResult{Request: percentiles(lat), PRs: len(prIDs)}
-	rows, err := waitPRs(ctx, hc, o, prIDs)
+	rows, err := waitPRs(ctx, client, o, prIDs)
 	if err != nil {
 		return res, err
 	}
@@ -103,7 +87,7 @@ func PR(ctx context.Context, client *apiclient.Client, o PROptions, out io.Write
 		if r.FinishedAt != nil && r.FinishedAt.After(last) {
 			last = *r.FinishedAt
 		}
-		if r.Status != "succeeded" {
+		if r.Status != apiclient.PRSucceeded {
 			res.Failed++
 		}
 	}
@@ -116,19 +100,21 @@ func PR(ctx context.Context, client *apiclient.Client, o PROptions, out io.Write
 }
 
 // waitPRs polls the PRs until none is queued or running.
-func waitPRs(ctx context.Context, hc *http.Client, o PROptions, ids []string) ([]prRow, error) {
+func waitPRs(ctx context.Context, client *apiclient.Client, o PROptions, ids []string) ([]apiclient.PR, error) {
 	deadline := time.Now().Add(o.Timeout)
-	rows := make([]prRow, len(ids))
+	rows := make([]apiclient.PR, len(ids))
 	done := make([]bool, len(ids))
 	for left := len(ids); left > 0; {
 		for i, id := range ids {
 			if done[i] {
 				continue
 			}
-			if err := call(ctx, hc, o, http.MethodGet, "/v1/prs/"+id, http.StatusOK, &rows[i]); err != nil {
+			pr, err := client.GetPR(ctx, id)
+			if err != nil {
 				return nil, err
 			}
-			if rows[i].Status != "queued" && rows[i].Status != "running" {
+			rows[i] = pr
+			if pr.Done() {
 				done[i] = true
 				left--
 			}
@@ -146,27 +132,6 @@ func waitPRs(ctx context.Context, hc *http.Client, o PROptions, ids []string) ([
 		}
 	}
 	return rows, nil
-}
-
-func call(ctx context.Context, hc *http.Client, o PROptions, method, path string, want int, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(o.APIURL, "/")+path, bytes.NewReader(nil))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+o.APIKey)
-	resp, err := hc.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	if resp.StatusCode != want {
-		return fmt.Errorf("%s %s: status %d: %s", method, path, resp.StatusCode, body)
-	}
-	return json.Unmarshal(body, out)
 }
 
 func (r PRResult) markdown(w io.Writer, o PROptions) {

@@ -55,7 +55,7 @@ func runBenchPR(ctx context.Context, e *env, args []string) error {
 		}
 		c.DataDir = dir
 	}
-	c.Opts.DataDir, c.Opts.APIURL, c.Opts.APIKey = c.DataDir, c.API.URL, c.API.Key
+	c.Opts.DataDir = c.DataDir
 	_, err := bench.PR(ctx, c.API.client(e.stderr), c.Opts, e.stdout)
 	return err
 }

@@ -61,7 +61,7 @@ func runPR(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	client := c.API.client(e.stderr)
-	ref, err := client.GeneratePR(ctx, c.MeetingID)
+	ref, err := client.GeneratePR(ctx, c.MeetingID, true)
 	if err != nil {
 		return err
 	}
