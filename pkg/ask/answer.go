@@ -3,7 +3,6 @@ package ask
 import (
 	"context"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -250,13 +249,10 @@ func bm25(out []float64, tfs []map[string]int, lens []int) {
 			df[w]++
 		}
 	}
-	avg := max(float64(total)/float64(len(lens)), 1)
-	n := float64(len(lens))
+	avg := float64(total) / float64(len(lens))
 	for i, tf := range tfs {
 		for w, f := range tf {
-			idf := math.Log(1 + (n-float64(df[w])+0.5)/(float64(df[w])+0.5))
-			ff := float64(f)
-			out[i] += idf * ff * 2.2 / (ff + 1.2*(0.25+0.75*float64(lens[i])/avg))
+			out[i] += textutil.BM25(f, df[w], len(lens), float64(lens[i]), avg)
 		}
 	}
 }

@@ -110,12 +110,6 @@ func (v termVector) tf(id uint32) uint32 {
 	return v.terms[i].tf
 }
 
-// BM25 parameters.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
-
 // bm25 scores each document against the query terms.
 func bm25(docs []termVector, query termVector) []float64 {
 	scores := make([]float64, len(docs))
@@ -137,13 +131,8 @@ func bm25(docs []termVector, query termVector) []float64 {
 		if df == 0 {
 			continue
 		}
-		idf := math.Log(1 + (float64(len(docs))-float64(df)+0.5)/(float64(df)+0.5))
 		for i, d := range docs {
-			tf := float64(d.tf(q.id))
-			if tf == 0 {
-				continue
-			}
-			scores[i] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(d.n)/avgdl))
+			scores[i] += textutil.BM25(int(d.tf(q.id)), df, len(docs), float64(d.n), avgdl)
 		}
 	}
 	return scores
