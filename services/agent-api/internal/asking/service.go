@@ -197,10 +197,7 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 		return nil, err
 	}
 	// Rows a worker wrote straight to Postgres join the context first.
-	if _, _, err := s.Contexts.Sync(ctx, tenantID, meetingID); err != nil {
-		return nil, err
-	}
-	m, err := s.Contexts.Get(ctx, tenantID, meetingID)
+	m, err := s.Contexts.GetSynced(ctx, tenantID, meetingID)
 	if err != nil {
 		return nil, err
 	}

@@ -179,10 +179,7 @@ func prTask(pr store.PR, tenantID string) (*asynq.Task, error) {
 // most L1Wait when wait is set, and returns the topics with the seq up to
 // which turns were synced.
 func (s *Server) topicSnapshot(ctx context.Context, tenantID, meetingID string, wait bool) (*mithubv1.TopicSnapshot, int, error) {
-	if _, _, err := s.Contexts.Sync(ctx, tenantID, meetingID); err != nil {
-		return nil, 0, err
-	}
-	m, err := s.Contexts.Get(ctx, tenantID, meetingID)
+	m, err := s.Contexts.GetSynced(ctx, tenantID, meetingID)
 	if err != nil {
 		return nil, 0, err
 	}
