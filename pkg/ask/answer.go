@@ -38,6 +38,19 @@ type Extractive struct {
 	Quotes int
 }
 
+// ReadsPrompt is false: the extractive answerer reads only the context's
+// numbered turns.
+func (Extractive) ReadsPrompt() bool { return false }
+
+// ReadsPrompt reports whether a reads Context.System (true unless it says
+// otherwise), so a context for it must be built without Input.TurnsOnly.
+func ReadsPrompt(a Answerer) bool {
+	if r, ok := a.(interface{ ReadsPrompt() bool }); ok {
+		return r.ReadsPrompt()
+	}
+	return true
+}
+
 // Answer implements Answerer.
 func (e Extractive) Answer(_ context.Context, c Context, call Call, query string, onToken func(string) error) (Answer, error) {
 	k := e.Quotes
@@ -143,7 +156,7 @@ func quote(text string, n int) string {
 // bestTurns returns the indexes of the context's k turns that best match
 // the query (BM25), in seq order.
 func bestTurns(c Context, query string, k int) []int {
-	scores := Score(c.Turns, query)
+	scores := scoreContext(c, query)
 	idx := make([]int, 0, len(scores))
 	for i, s := range scores {
 		if s > 0 {
@@ -162,103 +175,216 @@ func bestTurns(c Context, query string, k int) []int {
 // is skipped without being tokenised: every term is a lowercased word or
 // a Hangul stem, so it occurs in the text of any turn that has it.
 func Score(turns []meetingctx.Turn, query string) []float64 {
-	q := queryTerms(query)
-	out := make([]float64, len(turns))
-	if len(q) == 0 || len(turns) == 0 {
-		return out
-	}
-	tfs := make([]map[string]int, len(turns))
-	lens := make([]int, len(turns))
-	var buf []string
-	for i, t := range turns {
-		lens[i] = wordCount(t.Text)
-		if !containsAny(strings.ToLower(t.Text), q) {
-			continue
+	return score(len(turns), query, func(i int) (meetingctx.Turn, *Indexed) { return turns[i], nil })
+}
+
+// scoreContext is Score over a context's turns, using the search terms
+// its builder was given where it has them.
+func scoreContext(c Context, query string) []float64 {
+	return score(len(c.Turns), query, func(i int) (meetingctx.Turn, *Indexed) {
+		if i < len(c.index) {
+			return c.Turns[i], c.index[i]
 		}
-		buf = textutil.Terms(buf[:0], t.Text)
-		tfs[i] = termFreqs(buf, q)
-	}
-	bm25(out, tfs, lens)
-	return out
+		return c.Turns[i], nil
+	})
 }
 
 // Indexed is a turn with its search terms, computed once so the turn can
 // be scored against many queries.
 type Indexed struct {
-	Turn  meetingctx.Turn
+	Turn meetingctx.Turn
+	// Terms are the turn's distinct search terms, sorted; Freqs[i] is how
+	// often Terms[i] occurs.
 	Terms []string
+	Freqs []int32
 	Words int
+	// sig has bit termBit(w) set for every term w: a clear bit proves a
+	// term absent without searching Terms.
+	sig termSig
+}
+
+// termSig is a 128-bit Bloom signature of a set of terms.
+type termSig [2]uint64
+
+// termBit returns w's bit: FNV-1a of w, modulo 128.
+func termBit(w string) (word int, bit uint64) {
+	h := uint32(2166136261)
+	for i := 0; i < len(w); i++ {
+		h = (h ^ uint32(w[i])) * 16777619
+	}
+	return int(h>>6) & 1, 1 << (h & 63)
 }
 
 // Index computes the search terms of turns.
 func Index(turns []meetingctx.Turn) []Indexed {
 	out := make([]Indexed, len(turns))
+	var buf []string
 	for i, t := range turns {
-		out[i] = Indexed{Turn: t, Terms: textutil.Terms(nil, t.Text), Words: wordCount(t.Text)}
+		buf = textutil.Terms(buf[:0], t.Text)
+		slices.Sort(buf)
+		d := Indexed{Turn: t, Words: wordCount(t.Text)}
+		for j, w := range buf {
+			if j > 0 && w == buf[j-1] {
+				d.Freqs[len(d.Freqs)-1]++
+				continue
+			}
+			d.Terms = append(d.Terms, w)
+			d.Freqs = append(d.Freqs, 1)
+			word, bit := termBit(w)
+			d.sig[word] |= bit
+		}
+		d.Terms, d.Freqs = slices.Clip(d.Terms), slices.Clip(d.Freqs)
+		out[i] = d
 	}
 	return out
+}
+
+// freq is how often term occurs in the turn.
+func (d *Indexed) freq(term string) int {
+	if word, bit := termBit(term); d.sig[word]&bit == 0 {
+		return 0
+	}
+	if i, ok := slices.BinarySearch(d.Terms, term); ok {
+		return int(d.Freqs[i])
+	}
+	return 0
+}
+
+// TurnIndex is indexed turns with an inverted index of their terms, for
+// scoring many queries against the same turns.
+type TurnIndex struct {
+	Docs     []Indexed
+	postings map[string][]posting
+	words    int
+}
+
+type posting struct {
+	doc  int32
+	freq int32
+}
+
+// NewTurnIndex indexes turns.
+func NewTurnIndex(turns []meetingctx.Turn) *TurnIndex {
+	x := &TurnIndex{Docs: Index(turns), postings: map[string][]posting{}}
+	for i, d := range x.Docs {
+		x.words += d.Words
+		for j, w := range d.Terms {
+			x.postings[w] = append(x.postings[w], posting{doc: int32(i), freq: d.Freqs[j]})
+		}
+	}
+	return x
+}
+
+// Score is ScoreIndexed(x.Docs, query), reading only the turns that
+// share a term with the query.
+func (x *TurnIndex) Score(query string) []float64 {
+	out := make([]float64, len(x.Docs))
+	if len(x.Docs) == 0 {
+		return out
+	}
+	n, avg := len(x.Docs), float64(x.words)/float64(len(x.Docs))
+	for _, w := range queryTerms(query) {
+		ps := x.postings[w]
+		for _, p := range ps {
+			out[p.doc] += textutil.BM25(int(p.freq), len(ps), n, float64(x.Docs[p.doc].Words), avg)
+		}
+	}
+	return out
+}
+
+// Ranked returns the indexes of x.Docs best match first for the query;
+// ties, and the turns that do not match at all, in meeting order.
+func (x *TurnIndex) Ranked(query string) []int {
+	scores := x.Score(query)
+	order := make([]int, 0, len(scores))
+	for i, s := range scores {
+		if s > 0 {
+			order = append(order, i)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return scores[order[a]] > scores[order[b]] })
+	for i, s := range scores {
+		if s <= 0 {
+			order = append(order, i)
+		}
+	}
+	return order
 }
 
 // ScoreIndexed is Score over indexed turns.
 func ScoreIndexed(docs []Indexed, query string) []float64 {
+	return score(len(docs), query, func(i int) (meetingctx.Turn, *Indexed) { return docs[i].Turn, &docs[i] })
+}
+
+// score computes BM25 over n turns; doc returns a turn and, when known,
+// its index entry.
+func score(n int, query string, doc func(int) (meetingctx.Turn, *Indexed)) []float64 {
 	q := queryTerms(query)
-	out := make([]float64, len(docs))
-	if len(q) == 0 || len(docs) == 0 {
+	out := make([]float64, n)
+	if len(q) == 0 || n == 0 {
 		return out
 	}
-	tfs := make([]map[string]int, len(docs))
-	lens := make([]int, len(docs))
-	for i, d := range docs {
-		lens[i] = d.Words
-		tfs[i] = termFreqs(d.Terms, q)
+	// tf[i*len(q)+j] is how often query term j occurs in turn i.
+	tf := make([]int32, n*len(q))
+	df := make([]int, len(q))
+	total := 0
+	var buf []string
+	for i := range n {
+		t, d := doc(i)
+		row := tf[i*len(q) : (i+1)*len(q)]
+		if d != nil {
+			total += d.Words
+			for j, w := range q {
+				row[j] = int32(d.freq(w))
+			}
+		} else {
+			total += wordCount(t.Text)
+			if !containsAny(strings.ToLower(t.Text), q) {
+				continue
+			}
+			buf = textutil.Terms(buf[:0], t.Text)
+			for _, w := range buf {
+				if j := slices.Index(q, w); j >= 0 {
+					row[j]++
+				}
+			}
+		}
+		for j := range q {
+			if row[j] > 0 {
+				df[j]++
+			}
+		}
 	}
-	bm25(out, tfs, lens)
+	avg := float64(total) / float64(n)
+	for i := range n {
+		row := tf[i*len(q) : (i+1)*len(q)]
+		var words int
+		for j, f := range row {
+			if f == 0 {
+				continue
+			}
+			if words == 0 {
+				if t, d := doc(i); d != nil {
+					words = d.Words
+				} else {
+					words = wordCount(t.Text)
+				}
+			}
+			out[i] += textutil.BM25(int(f), df[j], n, float64(words), avg)
+		}
+	}
 	return out
 }
 
-func queryTerms(query string) map[string]bool {
-	q := map[string]bool{}
-	for _, w := range textutil.Terms(nil, query) {
-		q[w] = true
-	}
-	return q
+// queryTerms returns the query's distinct search terms.
+func queryTerms(query string) []string {
+	q := textutil.Terms(nil, query)
+	slices.Sort(q)
+	return slices.Compact(q)
 }
 
-// termFreqs counts the query terms among terms; nil when there are none.
-func termFreqs(terms []string, q map[string]bool) map[string]int {
-	var tf map[string]int
+func containsAny(text string, terms []string) bool {
 	for _, w := range terms {
-		if q[w] {
-			if tf == nil {
-				tf = map[string]int{}
-			}
-			tf[w]++
-		}
-	}
-	return tf
-}
-
-// bm25 writes into out the BM25 score of each document given its query
-// term frequencies and its length.
-func bm25(out []float64, tfs []map[string]int, lens []int) {
-	df := map[string]int{}
-	total := 0
-	for i, tf := range tfs {
-		total += lens[i]
-		for w := range tf {
-			df[w]++
-		}
-	}
-	avg := float64(total) / float64(len(lens))
-	for i, tf := range tfs {
-		for w, f := range tf {
-			out[i] += textutil.BM25(f, df[w], len(lens), float64(lens[i]), avg)
-		}
-	}
-}
-
-func containsAny(text string, terms map[string]bool) bool {
-	for w := range terms {
 		if strings.Contains(text, w) {
 			return true
 		}

@@ -236,6 +236,23 @@ func TestScoreIndexedMatchesScore(t *testing.T) {
 			t.Fatalf("query %q: indexed %v, text %v", q, got, want)
 		}
 	}
+	x := ask.NewTurnIndex(turns)
+	for _, q := range []string{"battery budget decision", "디자인 시안 준비", "nothing matches here", ""} {
+		want := ask.Score(turns, q)
+		if got := x.Score(q); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("query %q: inverted index %v, text %v", q, got, want)
+		}
+		order := x.Ranked(q)
+		if len(order) != len(turns) {
+			t.Fatalf("query %q: ranked %d of %d turns", q, len(order), len(turns))
+		}
+		for i := 1; i < len(order); i++ {
+			a, b := want[order[i-1]], want[order[i]]
+			if a < b || (a == b && order[i-1] > order[i]) {
+				t.Fatalf("query %q: order %v breaks score order or meeting order of ties (scores %v)", q, order, want)
+			}
+		}
+	}
 	if s := ask.Score(turns, "battery budget"); s[2] <= 0 || s[0] != 0 {
 		t.Fatalf("scores %v: turn 2 mentions both terms, turn 0 neither", s)
 	}

@@ -2,7 +2,9 @@ package ask
 
 import (
 	"fmt"
+	"iter"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,10 +22,33 @@ type Facts struct {
 	Turns     int
 }
 
-// SearchedTopic is a topic that matched the question, with its turns.
+// SearchedTopic is a topic that matched the question, with its turns in
+// the order they should claim the budget (best first): Turns, or, when
+// Index is set, Index.Docs taken in Order. Indexed turns carry their
+// search terms, so answering need not tokenise them again.
 type SearchedTopic struct {
 	Topic meetingctx.ScoredTopic
 	Turns []meetingctx.Turn
+	Index *TurnIndex
+	Order []int
+}
+
+// each yields the topic's turns in budget order.
+func (st *SearchedTopic) each(yield func(entry) bool) {
+	if st.Index == nil {
+		for i := range st.Turns {
+			if !yield(entry{turn: &st.Turns[i]}) {
+				return
+			}
+		}
+		return
+	}
+	for _, j := range st.Order {
+		d := &st.Index.Docs[j]
+		if !yield(entry{turn: &d.Turn, doc: d}) {
+			return
+		}
+	}
 }
 
 // Input is everything a context may be built from. Only what fits the
@@ -61,6 +86,9 @@ type Input struct {
 	StoredTokens bool
 	// Exact counts the joined prompt too (Context.ExactTotal).
 	Exact bool
+	// TurnsOnly leaves Context.System empty: for an answerer that reads
+	// only the numbered turns (see ReadsPrompt). Accounting is unchanged.
+	TurnsOnly bool
 }
 
 // Context is a packed prompt.
@@ -83,6 +111,8 @@ type Context struct {
 	// ExactTotal, with Input.Exact, is the count of the joined prompt.
 	ExactTotal int
 	Budget     int
+	// index[n-1] is the search terms of Turns[n-1], or nil.
+	index []*Indexed
 }
 
 // Section is the accounting of one part of the context.
@@ -153,7 +183,8 @@ func Build(in Input) (Context, error) {
 	if user == "" {
 		user = defaultQuestion[in.Call]
 	}
-	b := builder{in: in, budget: in.Budget, seen: map[int]bool{}, text: map[string]string{}, turns: map[string][]meetingctx.Turn{}}
+	b := builder{in: in, budget: in.Budget, seen: map[int]bool{}, text: map[string]string{}, turns: map[string][]entry{},
+		prefixes: map[prefixKey]int{}}
 	b.used = in.Counter.Count(system) + in.Counter.Count(user) + FramingTokens
 	for _, name := range priorities[in.Call] {
 		b.admit(name)
@@ -167,8 +198,17 @@ type builder struct {
 	used   int
 	seen   map[int]bool // seqs already admitted
 	text   map[string]string
-	turns  map[string][]meetingctx.Turn
+	turns  map[string][]entry
 	secs   []Section
+	// prefixes memoises the token count of turn line prefixes.
+	prefixes map[prefixKey]int
+}
+
+// entry is an admitted turn with its search terms, when known. Both
+// point into the builder's input, which it never changes.
+type entry struct {
+	turn *meetingctx.Turn
+	doc  *Indexed
 }
 
 func (b *builder) room() int { return b.budget - b.used }
@@ -188,17 +228,21 @@ func (b *builder) admit(name string) {
 			b.block(name, previousText(in.Previous), true)
 		}
 	case secSearched:
-		var ts []meetingctx.Turn
-		for _, st := range in.Searched {
-			ts = append(ts, st.Turns...)
-		}
-		b.turnList(name, ts, false)
+		b.turnList(name, func(yield func(entry) bool) {
+			for i := range in.Searched {
+				more := true
+				in.Searched[i].each(func(e entry) bool { more = yield(e); return more })
+				if !more {
+					return
+				}
+			}
+		})
 	case secPending:
-		b.turnList(name, b.period(in.Pending), true)
+		b.turnList(name, b.period(in.Pending, true))
 	case secRecent:
-		b.turnList(name, b.period(in.Recent), true)
+		b.turnList(name, b.period(in.Recent, true))
 	case secSince:
-		b.turnList(name, b.period(in.Since), in.Call != CallPR)
+		b.turnList(name, b.period(in.Since, in.Call != CallPR))
 	case secTopics:
 		b.topicList(name)
 	case secSpeakers:
@@ -208,18 +252,23 @@ func (b *builder) admit(name string) {
 	}
 }
 
-// period drops turns before the catch-up start.
-func (b *builder) period(ts []meetingctx.Turn) []meetingctx.Turn {
-	if b.in.Call != CallCatchUp {
-		return ts
-	}
-	out := make([]meetingctx.Turn, 0, len(ts))
-	for _, t := range ts {
-		if t.StartMS >= b.in.SinceMS {
-			out = append(out, t)
+// period yields ts, newest first when newestFirst, without the turns
+// before the catch-up start.
+func (b *builder) period(ts []meetingctx.Turn, newestFirst bool) iter.Seq[entry] {
+	return func(yield func(entry) bool) {
+		for i := range ts {
+			t := &ts[i]
+			if newestFirst {
+				t = &ts[len(ts)-1-i]
+			}
+			if b.in.Call == CallCatchUp && t.StartMS < b.in.SinceMS {
+				continue
+			}
+			if !yield(entry{turn: t}) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 // block admits a text section whole, or cut at a line end when cut is
@@ -262,17 +311,14 @@ func (b *builder) block(name, text string, cut bool) {
 	b.secs = append(b.secs, sec)
 }
 
-// turnList admits turns one by one (newest first when newestFirst) while
+// turnList admits turns one by one, in the order ts yields them, while
 // they fit; a turn already admitted by another section is skipped.
-func (b *builder) turnList(name string, ts []meetingctx.Turn, newestFirst bool) {
+func (b *builder) turnList(name string, ts iter.Seq[entry]) {
 	sec := Section{Name: name}
-	var kept []meetingctx.Turn
+	var kept []entry
 	full := false
-	for i := range ts {
-		t := ts[i]
-		if newestFirst {
-			t = ts[len(ts)-1-i]
-		}
+	for e := range ts {
+		t := e.turn
 		if b.seen[t.Seq] {
 			continue
 		}
@@ -280,7 +326,7 @@ func (b *builder) turnList(name string, ts []meetingctx.Turn, newestFirst bool) 
 		if full {
 			continue
 		}
-		n := b.turnTokens(t)
+		n := b.turnTokens(*t)
 		if len(kept) == 0 {
 			n += b.heading(name)
 		}
@@ -291,10 +337,10 @@ func (b *builder) turnList(name string, ts []meetingctx.Turn, newestFirst bool) 
 		b.used += n
 		sec.Tokens += n
 		b.seen[t.Seq] = true
-		kept = append(kept, t)
+		kept = append(kept, e)
 	}
 	// Shown in meeting order, whatever order they were admitted in.
-	slices.SortFunc(kept, func(a, b meetingctx.Turn) int { return a.Seq - b.Seq })
+	slices.SortFunc(kept, func(a, b entry) int { return a.turn.Seq - b.turn.Seq })
 	sec.Items = len(kept)
 	b.turns[name] = kept
 	b.secs = append(b.secs, sec)
@@ -306,10 +352,32 @@ func (b *builder) turnList(name string, ts []meetingctx.Turn, newestFirst bool) 
 // known yet: count the widest it can be.
 func (b *builder) turnTokens(t meetingctx.Turn) int {
 	if t.Tokens <= 0 || !b.in.StoredTokens {
-		return b.in.Counter.Count(turnLine(999999, t))
+		return b.in.Counter.Count(string(appendTurnLine(nil, 999999, t)))
 	}
-	return b.in.Counter.Count(turnLine(999999, meetingctx.Turn{StartMS: t.StartMS, SpeakerID: t.SpeakerID,
-		SpeakerName: t.SpeakerName, Confidence: t.Confidence})) + t.Tokens + 1
+	return b.prefixTokens(t) + t.Tokens + 1
+}
+
+// prefixKey identifies line prefixes that count the same: the counters
+// split digits into pieces of their own, so two clocks of the same width
+// count alike.
+type prefixKey struct {
+	name  string
+	low   bool
+	clock int
+}
+
+// prefixTokens counts the prefix of t's line ("[n] mm:ss name: "),
+// once per speaker and clock width.
+func (b *builder) prefixTokens(t meetingctx.Turn) int {
+	var clock [16]byte
+	k := prefixKey{name: speakerOf(t), low: lowConf(t), clock: len(appendClock(clock[:0], t.StartMS))}
+	if n, ok := b.prefixes[k]; ok {
+		return n
+	}
+	n := b.in.Counter.Count(string(appendTurnLine(nil, 999999, meetingctx.Turn{StartMS: t.StartMS,
+		SpeakerID: t.SpeakerID, SpeakerName: t.SpeakerName, Confidence: t.Confidence})))
+	b.prefixes[k] = n
+	return n
 }
 
 // topicList admits topic summaries, oldest first; for catch-up only the
@@ -356,22 +424,30 @@ var headings = map[string]string{
 // turns. Headings are counted into the total.
 func (b *builder) render(system, user string) Context {
 	out := Context{User: user, Budget: b.in.Budget, Sections: b.secs}
-	var sb strings.Builder
-	sb.WriteString(system)
+	prompt := !b.in.TurnsOnly || b.in.Exact
+	var sb []byte
+	sb = append(sb, system...)
 	for _, name := range order {
-		if ts := b.turns[name]; len(ts) > 0 {
-			sb.WriteString("\n\n" + headings[name] + "\n")
-			for _, t := range ts {
-				out.Turns = append(out.Turns, t)
-				sb.WriteString(turnLine(len(out.Turns), t))
+		if es := b.turns[name]; len(es) > 0 {
+			if prompt {
+				sb = append(sb, "\n\n"+headings[name]+"\n"...)
+			}
+			for _, e := range es {
+				out.Turns = append(out.Turns, *e.turn)
+				out.index = append(out.index, e.doc)
+				if prompt {
+					sb = appendTurnLine(sb, len(out.Turns), *e.turn)
+				}
 			}
 			continue
 		}
-		if tx := b.text[name]; tx != "" {
-			sb.WriteString("\n\n" + headings[name] + "\n" + tx)
+		if tx := b.text[name]; tx != "" && prompt {
+			sb = append(sb, "\n\n"+headings[name]+"\n"+tx...)
 		}
 	}
-	out.System = sb.String()
+	if prompt {
+		out.System = string(sb)
+	}
 	out.Total = b.used
 	if b.in.Exact {
 		out.ExactTotal = b.in.Counter.Count(out.System) + b.in.Counter.Count(user) + FramingTokens
@@ -379,17 +455,31 @@ func (b *builder) render(system, user string) Context {
 	return out
 }
 
-func turnLine(n int, t meetingctx.Turn) string {
-	name := t.SpeakerName
-	if name == "" {
-		name = t.SpeakerID
+// appendTurnLine appends t's prompt line numbered n:
+// "[n] mm:ss name: text".
+func appendTurnLine(dst []byte, n int, t meetingctx.Turn) []byte {
+	dst = append(dst, '[')
+	dst = strconv.AppendInt(dst, int64(n), 10)
+	dst = append(dst, "] "...)
+	dst = appendClock(dst, t.StartMS)
+	dst = append(dst, ' ')
+	dst = append(dst, speakerOf(t)...)
+	if lowConf(t) {
+		dst = append(dst, " (low transcription confidence)"...)
 	}
-	conf := ""
-	if t.Confidence > 0 && t.Confidence < LowConfidence {
-		conf = " (low transcription confidence)"
-	}
-	return fmt.Sprintf("[%d] %s %s%s: %s\n", n, Clock(t.StartMS), name, conf, oneLine(t.Text))
+	dst = append(dst, ": "...)
+	dst = append(dst, oneLine(t.Text)...)
+	return append(dst, '\n')
 }
+
+func speakerOf(t meetingctx.Turn) string {
+	if t.SpeakerName != "" {
+		return t.SpeakerName
+	}
+	return t.SpeakerID
+}
+
+func lowConf(t meetingctx.Turn) bool { return t.Confidence > 0 && t.Confidence < LowConfidence }
 
 func topicLine(t meetingctx.Topic) string {
 	kw := ""

@@ -1,6 +1,7 @@
 package ask_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -15,6 +16,10 @@ var words = strings.Fields(`budget schedule design remote control battery 회의
 	the team agreed that we should ship the prototype next week 다음 주까지 시제품을 완성하기로 했습니다
 	marketing research shows users want fewer buttons 사용자들은 버튼이 적은 것을 원합니다 decision action`)
 
+// speakerNames mix scripts, digits and punctuation, and an empty name
+// (the line shows the speaker id).
+var speakerNames = []string{"Speaker 1", "김민수", "Dr. O'Neil", "3PO", "", "박 팀장", "Zoë-Ann", "R2"}
+
 func randomTurns(rng *rand.Rand, c tokens.Counter, n int) []meetingctx.Turn {
 	ts := make([]meetingctx.Turn, n)
 	var at int64
@@ -26,7 +31,7 @@ func randomTurns(rng *rand.Rand, c tokens.Counter, n int) []meetingctx.Turn {
 		at += int64(1000 + rng.IntN(20000))
 		text := strings.TrimSpace(sb.String())
 		ts[i] = meetingctx.Turn{
-			Seq: i, SegmentID: fmt.Sprint(i), SpeakerID: fmt.Sprintf("s%d", rng.IntN(4)), SpeakerName: fmt.Sprintf("Speaker %d", rng.IntN(4)),
+			Seq: i, SegmentID: fmt.Sprint(i), SpeakerID: fmt.Sprintf("s%d", rng.IntN(4)), SpeakerName: speakerNames[rng.IntN(len(speakerNames))],
 			Text: text, StartMS: at, EndMS: at + 900, Confidence: rng.Float32(), Tokens: c.Count(text),
 		}
 	}
@@ -56,8 +61,14 @@ func randomInput(rng *rand.Rand, c tokens.Counter, call ask.Call, window int) as
 	if rng.IntN(2) == 0 {
 		in.Previous = &ask.Exchange{Question: "who owns the budget?", Answer: strings.Repeat("Kim does. ", 30)}
 	}
+	indexed := rng.IntN(2) == 0
 	for _, tp := range topics[:min(3, len(topics))] {
-		in.Searched = append(in.Searched, ask.SearchedTopic{Topic: meetingctx.ScoredTopic{Topic: tp}, Turns: turns[tp.StartSeq : tp.EndSeq+1]})
+		st := ask.SearchedTopic{Topic: meetingctx.ScoredTopic{Topic: tp}, Turns: turns[tp.StartSeq : tp.EndSeq+1]}
+		if indexed {
+			st.Index = ask.NewTurnIndex(st.Turns)
+			st.Order, st.Turns = st.Index.Ranked(in.Question), nil
+		}
+		in.Searched = append(in.Searched, st)
 	}
 	switch call {
 	case ask.CallCatchUp:
@@ -73,7 +84,13 @@ func randomInput(rng *rand.Rand, c tokens.Counter, call ask.Call, window int) as
 // the question, numbers every turn it shows, and a catch-up shows no turn
 // from before the period.
 func TestBuildProperties(t *testing.T) {
-	c, err := tokens.ForEncoding(tokens.CL100K)
+	for _, enc := range []string{tokens.CL100K, tokens.O200K} {
+		t.Run(enc, func(t *testing.T) { testBuildProperties(t, enc) })
+	}
+}
+
+func testBuildProperties(t *testing.T, enc string) {
+	c, err := tokens.ForEncoding(enc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,5 +167,62 @@ func TestBuildRejectsUnknownCall(t *testing.T) {
 	c, _ := tokens.ForEncoding(tokens.CL100K)
 	if _, err := ask.Build(ask.Input{Call: "poem", Counter: c, Budget: 1000}); err == nil {
 		t.Fatal("unknown call type accepted")
+	}
+}
+
+// Searched topics given as an index and a ranking pack exactly as the
+// same turns given in that order.
+func TestBuildIndexedSearchedTopics(t *testing.T) {
+	c, _ := tokens.ForEncoding(tokens.CL100K)
+	turns := randomTurns(rand.New(rand.NewPCG(7, 8)), c, 300)
+	q := "budget 예산 battery"
+	var plain, indexed []ask.SearchedTopic
+	for _, r := range [][2]int{{0, 120}, {120, 300}} {
+		x := ask.NewTurnIndex(turns[r[0]:r[1]])
+		order := x.Ranked(q)
+		st := ask.SearchedTopic{}
+		for _, j := range order {
+			st.Turns = append(st.Turns, x.Docs[j].Turn)
+		}
+		plain = append(plain, st)
+		indexed = append(indexed, ask.SearchedTopic{Index: x, Order: order})
+	}
+	in := ask.Input{Call: ask.CallAnswer, Question: q, Counter: c, Budget: 3000, StoredTokens: true, Searched: plain}
+	want, err := ask.Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Searched = indexed
+	got, err := ask.Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.System != want.System || got.Total != want.Total || len(got.Turns) == 0 {
+		t.Fatalf("indexed build differs: %d turns, %d tokens; plain %d turns, %d tokens", len(got.Turns), got.Total, len(want.Turns), want.Total)
+	}
+	// Without the prompt text, the same turns and the same accounting.
+	in.TurnsOnly = true
+	bare, err := ask.Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bare.System != "" || bare.Total != got.Total || fmt.Sprint(bare.Turns) != fmt.Sprint(got.Turns) || fmt.Sprint(bare.Sections) != fmt.Sprint(got.Sections) {
+		t.Fatalf("TurnsOnly changed the packing: %d turns, %d tokens, system %d bytes", len(bare.Turns), bare.Total, len(bare.System))
+	}
+	if ask.ReadsPrompt(ask.Extractive{}) || !ask.ReadsPrompt(ask.Chat{}) {
+		t.Fatal("only the model answerer reads the prompt")
+	}
+	// The extractive answer scores indexed turns from their terms.
+	nop := func(string) error { return nil }
+	wa, err := ask.Extractive{}.Answer(context.Background(), want, ask.CallAnswer, q, nop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ga, err := ask.Extractive{}.Answer(context.Background(), got, ask.CallAnswer, q, nop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ga.Text != wa.Text || len(ga.Citations) == 0 {
+		t.Fatalf("indexed answer %q, plain answer %q", ga.Text, wa.Text)
 	}
 }

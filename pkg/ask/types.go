@@ -1,7 +1,7 @@
 package ask
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
 )
@@ -59,11 +59,21 @@ func CitationOf(n int, t meetingctx.Turn) Citation {
 
 // Clock formats a meeting-relative time as mm:ss (minutes may pass 59).
 func Clock(ms int64) string {
+	var b [16]byte
+	return string(appendClock(b[:0], ms))
+}
+
+func appendClock(dst []byte, ms int64) []byte {
 	if ms < 0 {
 		ms = 0
 	}
 	s := ms / 1000
-	return fmt.Sprintf("%02d:%02d", s/60, s%60)
+	m, sec := s/60, s%60
+	if m < 10 {
+		dst = append(dst, '0')
+	}
+	dst = strconv.AppendInt(dst, m, 10)
+	return append(dst, ':', byte('0'+sec/10), byte('0'+sec%10))
 }
 
 // Exchange is a previous question and answer of the same thread.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -68,11 +67,11 @@ type Service struct {
 	Log            *slog.Logger
 
 	topicsOnce sync.Once
-	topics     *lru.Cache[string, []ask.Indexed]
+	topics     *lru.Cache[string, *ask.TurnIndex]
 }
 
 // topicCacheSize bounds the topics whose indexed turns are kept between
-// asks (a topic of 400 turns takes about 250 KB).
+// asks (a topic of 400 turns takes about 300 KB with its text).
 const topicCacheSize = 256
 
 // Request is one question.
@@ -196,6 +195,8 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 	if err != nil {
 		return nil, err
 	}
+	// The memory bank is read while the rest is prepared.
+	bank := s.memoryBank(ctx, tenantID, mt)
 	// Rows a worker wrote straight to Postgres join the context first.
 	m, err := s.Contexts.GetSynced(ctx, tenantID, meetingID)
 	if err != nil {
@@ -226,6 +227,7 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 		// makes those counts stale.
 		StoredTokens: s.Corrector == nil || s.Corrector.Factor(s.Model) == 1,
 		Exact:        req.Debug,
+		TurnsOnly:    !req.Debug && !ask.ReadsPrompt(s.Answerer),
 	}
 	if p.plan.NeedSearch {
 		if in.Searched, err = s.searched(ctx, p, m); err != nil {
@@ -237,11 +239,7 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 			return nil, err
 		}
 	}
-	if s.MemoryBank != nil {
-		if in.MemoryBank, err = s.MemoryBank(ctx, tenantID, mt); err != nil {
-			s.Log.Warn("memory bank unavailable for ask", "meeting_id", mt.ID, "err", err)
-		}
-	}
+	in.MemoryBank = bank()
 	buildStart := time.Now()
 	if p.ctx, err = ask.Build(in); err != nil {
 		return nil, err
@@ -249,6 +247,32 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 	p.timings.BuildMS = ms(time.Since(buildStart))
 	p.timings.PrepareMS = ms(time.Since(start))
 	return p, nil
+}
+
+// memoryBank starts reading the meeting's memory bank and returns a
+// function that waits for it: "" when there is none or it is unreadable
+// (the answer goes on without it).
+func (s *Service) memoryBank(ctx context.Context, tenantID string, mt store.Meeting) func() string {
+	if s.MemoryBank == nil {
+		return func() string { return "" }
+	}
+	type result struct {
+		text string
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		text, err := s.MemoryBank(ctx, tenantID, mt)
+		ch <- result{text, err}
+	}()
+	return func() string {
+		r := <-ch
+		if r.err != nil {
+			s.Log.WarnContext(ctx, "memory bank unavailable for ask", "meeting_id", mt.ID, "err", r.err)
+			return ""
+		}
+		return r.text
+	}
 }
 
 // counter counts in the provider's tokens when usage taught a correction.
@@ -278,7 +302,7 @@ func (s *Service) loadThread(ctx context.Context, p *Prepared) error {
 	var st state
 	if err := json.Unmarshal(cp.State, &st); err != nil {
 		// An unreadable checkpoint starts the thread afresh.
-		s.Log.Warn("unreadable ask checkpoint", "thread_id", p.req.ThreadID, "step", cp.Step, "err", err)
+		s.Log.WarnContext(ctx, "unreadable ask checkpoint", "thread_id", p.req.ThreadID, "step", cp.Step, "err", err)
 		p.prevStep = cp.Step
 		return nil
 	}
@@ -299,15 +323,15 @@ func (s *Service) searched(ctx context.Context, p *Prepared, m *meetingctx.Manag
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ask.SearchedTopic{Topic: h, Turns: ranked(docs, p.plan.NextSubquery)})
+		out = append(out, ask.SearchedTopic{Topic: h, Index: docs, Order: docs.Ranked(p.plan.NextSubquery)})
 	}
 	return out, nil
 }
 
 // topicTurns returns a topic's turns, indexed for scoring, from the cache
 // or from the store. A topic that grows or merges gets a new key.
-func (s *Service) topicTurns(ctx context.Context, p *Prepared, t meetingctx.Topic) ([]ask.Indexed, error) {
-	s.topicsOnce.Do(func() { s.topics, _ = lru.New[string, []ask.Indexed](topicCacheSize) })
+func (s *Service) topicTurns(ctx context.Context, p *Prepared, t meetingctx.Topic) (*ask.TurnIndex, error) {
+	s.topicsOnce.Do(func() { s.topics, _ = lru.New[string, *ask.TurnIndex](topicCacheSize) })
 	key := fmt.Sprintf("%s/%s/%s/%d/%d-%d", p.tenantID, p.meeting.ID, t.ID, t.Version, t.StartSeq, t.EndSeq)
 	if docs, ok := s.topics.Get(key); ok {
 		return docs, nil
@@ -316,24 +340,9 @@ func (s *Service) topicTurns(ctx context.Context, p *Prepared, t meetingctx.Topi
 	if err != nil {
 		return nil, err
 	}
-	docs := ask.Index(contexts.Turns(rows))
+	docs := ask.NewTurnIndex(contexts.Turns(rows))
 	s.topics.Add(key, docs)
 	return docs, nil
-}
-
-// ranked returns the turns best match first, ties in meeting order.
-func ranked(docs []ask.Indexed, query string) []meetingctx.Turn {
-	scores := ask.ScoreIndexed(docs, query)
-	idx := make([]int, len(docs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
-	out := make([]meetingctx.Turn, len(docs))
-	for i, j := range idx {
-		out[i] = docs[j].Turn
-	}
-	return out
 }
 
 // period reads the catch-up turns: since since_ms, else since the asker
@@ -392,7 +401,7 @@ func (s *Service) Answer(ctx context.Context, p *Prepared, onToken func(string) 
 	if err := s.Store.SaveCheckpoint(ctx, p.tenantID, store.Checkpoint{
 		ThreadID: p.req.ThreadID, MeetingID: p.meeting.ID, Step: p.prevStep + 1, State: raw,
 	}); err != nil {
-		s.Log.Warn("save ask checkpoint", "thread_id", p.req.ThreadID, "meeting_id", p.meeting.ID, "err", err)
+		s.Log.WarnContext(ctx, "save ask checkpoint", "thread_id", p.req.ThreadID, "meeting_id", p.meeting.ID, "err", err)
 		res.Warnings = append(res.Warnings, "this exchange was not saved to the thread: "+checkpointReason(err))
 	}
 	return res, nil
