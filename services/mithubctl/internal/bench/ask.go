@@ -27,6 +27,10 @@ type AskOptions struct {
 	// Askers ask concurrently, Asks questions in all (defaults 20, 1000).
 	Askers int
 	Asks   int
+	// Rate, when positive, starts asks at this many per second instead of
+	// each asker asking again as soon as it has its answer; latencies then
+	// count from when an ask was due, so waiting for a free asker counts.
+	Rate float64
 }
 
 func (o AskOptions) withDefaults() AskOptions {
@@ -78,7 +82,9 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 	samples := make([]askSample, 0, o.Asks)
 	var mu sync.Mutex
 	var firstErr error
-	jobs := make(chan int)
+	// A job is when an ask is due: now (closed loop) or on the rate's
+	// schedule.
+	jobs := make(chan time.Time, o.Asks)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for a := range o.Askers {
@@ -86,10 +92,13 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 		go func(seed uint64) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(seed, 7))
-			for range jobs {
+			for due := range jobs {
 				m := ms[rng.IntN(len(ms))]
 				q := m.questions[rng.IntN(len(m.questions))]
-				s, err := askOnce(ctx, asker, m.id, q)
+				if due.IsZero() {
+					due = time.Now()
+				}
+				s, err := askOnce(ctx, asker, m.id, q, due)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -101,10 +110,16 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 			}
 		}(uint64(a))
 	}
-	for i := range o.Asks {
-		select {
-		case jobs <- i:
-		case <-ctx.Done():
+	if o.Rate > 0 {
+		interval := time.Duration(float64(time.Second) / o.Rate)
+		for i := 0; i < o.Asks && ctx.Err() == nil; i++ {
+			due := start.Add(time.Duration(i) * interval)
+			time.Sleep(time.Until(due))
+			jobs <- due
+		}
+	} else {
+		for range o.Asks {
+			jobs <- time.Time{}
 		}
 	}
 	close(jobs)
@@ -120,8 +135,12 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 		}
 		return out
 	}
-	fmt.Fprintf(w, "ask, local provider: %d cached meetings × %d turns, %d concurrent askers, %d asks over SSE in %s (%.0f asks/s)\n\n",
-		len(ms), o.Turns, o.Askers, len(samples), elapsed.Round(time.Millisecond), float64(len(samples))/elapsed.Seconds())
+	pace := "each asking again on its answer"
+	if o.Rate > 0 {
+		pace = fmt.Sprintf("asks due at %.0f/s", o.Rate)
+	}
+	fmt.Fprintf(w, "ask, local provider: %d cached meetings × %d turns, %d concurrent askers (%s), %d asks over SSE in %s (%.0f asks/s)\n\n",
+		len(ms), o.Turns, o.Askers, pace, len(samples), elapsed.Round(time.Millisecond), float64(len(samples))/elapsed.Seconds())
 	fmt.Fprintln(w, "| measure | n | p50 | p99 | max | goal |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	percentiles(pick(func(s askSample) time.Duration { return s.firstToken })).row(w, "time to first SSE token (client)", "p99 < 30 ms")
@@ -201,10 +220,10 @@ func loadAskMeetings(ctx context.Context, client *apiclient.Client, ms []*askMee
 	return err
 }
 
-// askOnce asks over SSE and times the first token event and the end.
-func askOnce(ctx context.Context, client *apiclient.Client, meetingID, question string) (askSample, error) {
+// askOnce asks over SSE and times the first token event and the end,
+// from start.
+func askOnce(ctx context.Context, client *apiclient.Client, meetingID, question string, start time.Time) (askSample, error) {
 	var s askSample
-	start := time.Now()
 	var timings struct {
 		Timings struct {
 			PrepareMS float64 `json:"prepare_ms"`

@@ -18,7 +18,7 @@ func benchAskCommand() command {
 	return command{
 		name:    "bench-ask",
 		summary: "measure the ask path over SSE: time to first token and context-build time under concurrent askers",
-		usage:   "mithubctl bench-ask [--meetings 100] [--turns 500] [--askers 20] [--asks 1000] [--data-dir DIR]",
+		usage:   "mithubctl bench-ask [--meetings 100] [--turns 500] [--askers 20] [--asks 1000] [--rate N] [--data-dir DIR]",
 		flags: func() *flag.FlagSet {
 			var c benchAskConfig
 			return benchAskFlags(&c)
@@ -33,6 +33,7 @@ func benchAskFlags(c *benchAskConfig) *flag.FlagSet {
 	fs.IntVar(&c.Opts.Turns, "turns", 500, "turns per meeting")
 	fs.IntVar(&c.Opts.Askers, "askers", 20, "concurrent askers")
 	fs.IntVar(&c.Opts.Asks, "asks", 1000, "questions asked in all")
+	fs.Float64Var(&c.Opts.Rate, "rate", 0, "start asks at this many per second (0: each asker asks again on its answer)")
 	fs.StringVar(&c.DataDir, "data-dir", "", "QMSum directory (default $MITHUB_QMSUM_DIR or ../shared/data/qmsum)")
 	c.API.register(fs)
 	return fs
