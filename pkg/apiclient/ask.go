@@ -230,18 +230,20 @@ func readAskStream(r io.Reader, fn func(AskEvent) error) (AskResult, error) {
 }
 
 // readSSE parses a text/event-stream and calls fn per event with its name
-// ("message" when unnamed) and data (data lines joined by "\n"). fn returns
-// whether to keep reading.
+// ("message" when unnamed) and data (data lines joined by "\n"). Lines end
+// with "\r\n", "\n" or "\r", as the format allows. fn returns whether to
+// keep reading.
 func readSSE(r io.Reader, fn func(name string, data []byte) (bool, error)) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxSSELine)
+	sc.Split(scanSSELines)
 	var (
 		name    string
 		data    []byte
 		hasData bool
 	)
 	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
+		line := sc.Text()
 		if line == "" {
 			if hasData {
 				if name == "" {
@@ -275,6 +277,28 @@ func readSSE(r io.Reader, fn func(name string, data []byte) (bool, error)) error
 		return fmt.Errorf("read event stream: %w", err)
 	}
 	return nil
+}
+
+// scanSSELines is a bufio.SplitFunc for event-stream lines: "\r\n", "\n"
+// and a lone "\r" each end a line.
+func scanSSELines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+		if data[i] == '\n' {
+			return i + 1, data[:i], nil
+		}
+		// A "\r" at the end of the buffer may be the first half of "\r\n".
+		if i+1 == len(data) && !atEOF {
+			return 0, nil, nil
+		}
+		if i+1 < len(data) && data[i+1] == '\n' {
+			return i + 2, data[:i], nil
+		}
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // Ask asks a question and returns the whole answer as one JSON document

@@ -57,7 +57,7 @@ func Evaluate(ctx context.Context, log *slog.Logger, checks map[string]Check) Re
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
-				log.Warn("readiness check failed", "dependency", name, "err", err)
+				log.WarnContext(ctx, "readiness check failed", "dependency", name, "err", err)
 				r.Checks[name] = "unavailable"
 				r.Failed = append(r.Failed, name)
 				return

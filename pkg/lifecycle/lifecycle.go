@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/mithub/mithub/pkg/logging"
 )
 
 // Main runs run with a signal context and exits: 0 when it returns nil,
@@ -27,7 +29,14 @@ func Main(service string, run func(ctx context.Context) error) {
 	err := run(ctx)
 	stop()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s: %v\n", service, err)
+		fmt.Fprintln(os.Stderr, ExitMessage(service, err))
 		os.Exit(1)
 	}
+}
+
+// ExitMessage is the line Main prints for run's error: the service name and
+// the error with any URL password, password=... pair or bearer token
+// redacted, since errors from parsers may quote a whole connection string.
+func ExitMessage(service string, err error) string {
+	return service + ": " + logging.Redact(err.Error())
 }

@@ -142,19 +142,27 @@ func sectionMarkers(meetingID string) (begin, end string) {
 // category keeps one section per meeting: an existing section of the
 // meeting is replaced in place, a new one is appended, so the decisions
 // ledger grows in meeting order and merging twice changes nothing.
+//
+// Section markers inside content are dropped, so content cannot end its
+// own section early; a begin marker of the meeting without its end marker
+// (content edited by hand) is dropped before the section is appended.
 func MergeSection(category, current, meetingID, content string) string {
+	content = strings.TrimSpace(dropMarkers(content))
 	if category == store.CategoryOverview {
 		if strings.TrimSpace(current) != "" {
 			return current
 		}
-		return strings.TrimSpace(content) + "\n"
+		return content + "\n"
 	}
 	begin, end := sectionMarkers(meetingID)
-	section := begin + "\n" + strings.TrimSpace(content) + "\n" + end + "\n"
+	section := begin + "\n" + content + "\n" + end + "\n"
 	if i := strings.Index(current, begin); i >= 0 {
 		if j := strings.Index(current[i:], end); j >= 0 {
 			rest := strings.TrimPrefix(current[i+j+len(end):], "\n")
 			return current[:i] + section + rest
+		}
+		for strings.Contains(current, begin) {
+			current = strings.ReplaceAll(strings.ReplaceAll(current, begin+"\n", ""), begin, "")
 		}
 	}
 	if current != "" && !strings.HasSuffix(current, "\n\n") {
@@ -231,7 +239,22 @@ func StatusMarkdown(in Input, d Document, at time.Time) string {
 	return b.String()
 }
 
-var markerRE = regexp.MustCompile(`(?m)^<!-- /?mithub:meeting=[^>]* -->\n?`)
+var (
+	markerRE       = regexp.MustCompile(`(?m)^<!-- /?mithub:meeting=[^>]* -->\n?`)
+	inlineMarkerRE = regexp.MustCompile(`<!-- /?mithub:meeting=[^>]* -->`)
+)
+
+// dropMarkers removes every section marker from s, also those that
+// removing another one puts together.
+func dropMarkers(s string) string {
+	for {
+		next := inlineMarkerRE.ReplaceAllString(s, "")
+		if next == s {
+			return s
+		}
+		s = next
+	}
+}
 
 // StripMarkers removes the section markers from memory-bank content.
 func StripMarkers(s string) string { return markerRE.ReplaceAllString(s, "") }

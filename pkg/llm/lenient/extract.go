@@ -28,22 +28,45 @@ func Extract(text string) (json.RawMessage, error) {
 }
 
 // fenced returns the contents of the ``` code fences in text, in order; an
-// unclosed fence runs to the end. A language tag after the fence needs no
-// special care: the search for the first bracket skips it.
+// unclosed fence runs to the end. As in Markdown, a fence starts a line
+// (after optional blanks), so backticks inside a JSON string do not end
+// the block that holds it. A language tag after the fence needs no special
+// care: the search for the first bracket skips it.
 func fenced(text string) []string {
 	var out []string
 	for {
-		i := strings.Index(text, "```")
+		i := fenceAt(text, true)
 		if i < 0 {
 			return out
 		}
 		rest := text[i+3:]
-		end := strings.Index(rest, "```")
+		end := fenceAt(rest, false)
 		if end < 0 {
 			return append(out, rest)
 		}
 		out = append(out, rest[:end])
 		text = rest[end+3:]
+	}
+}
+
+// fenceAt returns the index of the first ``` in s that only blanks
+// separate from the start of its line, or -1; atLineStart says whether s
+// itself starts a line.
+func fenceAt(s string, atLineStart bool) int {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "```")
+		if i < 0 {
+			return -1
+		}
+		i += off
+		j := i
+		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+			j--
+		}
+		if (j == 0 && atLineStart) || (j > 0 && (s[j-1] == '\n' || s[j-1] == '\r')) {
+			return i
+		}
+		off = i + 3
 	}
 }
 

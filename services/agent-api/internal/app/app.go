@@ -41,7 +41,7 @@ type App struct {
 	cfg    config.Config
 	log    *slog.Logger
 	store  *store.Store
-	redis  *redis.Client
+	redis  redis.UniversalClient
 	engine *meetingctx.Engine
 	http   *fiber.App
 }
@@ -76,11 +76,12 @@ func (a *App) init(ctx context.Context) error {
 		}
 		a.log.Warn("dev mode: tenant dev accepts API key dev-key; set MITHUB_ENV=prod in production")
 	}
-	ropts, err := redis.ParseURL(a.cfg.RedisURL)
+	// redis://, rediss://, redis-sentinel:// and redis-cluster:// URLs.
+	rdb, err := tasks.NewRedisClient(a.cfg.RedisURL)
 	if err != nil {
 		return fmt.Errorf("MITHUB_REDIS_URL: %w", err)
 	}
-	a.redis = redis.NewClient(ropts)
+	a.redis = rdb
 	if err := a.redis.Ping(ctx).Err(); err != nil {
 		// Not fatal: /readyz reports it and the client reconnects.
 		a.log.Warn("redis not reachable", "err", err)
@@ -136,6 +137,8 @@ func (a *App) init(ctx context.Context) error {
 		// The queue client shares the Redis connection pool; a.redis is
 		// closed last, in close.
 		PRs: a.store, Queue: asynq.NewClientFromRedisClient(a.redis),
+		RateLimit:   httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
+		CORSOrigins: a.cfg.CORSOrigins,
 		Ready: map[string]health.Check{
 			"postgres": a.store.Ping,
 			"redis":    func(ctx context.Context) error { return a.redis.Ping(ctx).Err() },

@@ -74,6 +74,16 @@ type Config struct {
 	// ShutdownTimeout is MITHUB_SHUTDOWN_TIMEOUT (default 15s): how long
 	// in-flight requests may take after a stop signal.
 	ShutdownTimeout time.Duration
+	// RateLimitRPS is MITHUB_RATE_LIMIT_RPS (default 0: no limit): requests
+	// per second each API key may make on /v1 and /mcp, sustained.
+	RateLimitRPS float64
+	// RateLimitBurst is MITHUB_RATE_LIMIT_BURST (default 40): requests a key
+	// may make at once before RateLimitRPS applies; 0 disables the limit.
+	RateLimitBurst int
+	// CORSOrigins is MITHUB_CORS_ORIGINS (default empty: no CORS headers),
+	// comma-separated browser origins allowed to call the API: "*",
+	// "https://app.example.com[:port]" or "https://*.example.com".
+	CORSOrigins []string
 }
 
 // Providers.
@@ -146,6 +156,14 @@ func load(r *envconf.Reader) (Config, error) {
 		},
 		ShutdownTimeout: r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 15*time.Second),
 		PprofAddr:       r.String("MITHUB_PPROF_ADDR", ""),
+		RateLimitRPS:    r.Float("MITHUB_RATE_LIMIT_RPS", 0, 0, 1_000_000),
+		RateLimitBurst:  r.Int("MITHUB_RATE_LIMIT_BURST", 40, 0, 1_000_000),
+		CORSOrigins:     r.List("MITHUB_CORS_ORIGINS", nil),
+	}
+	for _, o := range c.CORSOrigins {
+		if err := checkOrigin(o); err != nil {
+			r.Fail("MITHUB_CORS_ORIGINS", "%q: %v", o, err)
+		}
 	}
 	lvl, err := logging.ParseLevel(r.String("MITHUB_LOG_LEVEL", "info"))
 	if err != nil {

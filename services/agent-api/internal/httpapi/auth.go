@@ -55,6 +55,7 @@ func (a *authenticator) middleware(c *fiber.Ctx) error {
 		a.cache.Add(hk, t)
 	}
 	c.Locals(tenantKey, t)
+	c.Locals(keyHashKey, hk)
 	return c.Next()
 }
 

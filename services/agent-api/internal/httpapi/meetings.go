@@ -125,7 +125,7 @@ func (s *Server) endMeeting(c *fiber.Ctx) error {
 	if ctxm, err := s.Contexts.Get(c.UserContext(), tenantOf(c).ID, id); err == nil {
 		ctxm.Flush()
 	} else {
-		s.Log.Warn("flush context of ended meeting", "meeting_id", id, "err", err)
+		s.Log.WarnContext(c.UserContext(), "flush context of ended meeting", "meeting_id", id, "err", err)
 	}
 	s.meetingEnded(c.UserContext(), tenantOf(c).ID, m)
 	return c.JSON(toMeetingJSON(m))

@@ -147,12 +147,12 @@ func (s *Server) acceptPR(c *fiber.Ctx, pr store.PR, created bool) error {
 	ctx, cancel := context.WithTimeout(c.UserContext(), enqueueTimeout)
 	defer cancel()
 	if _, err := s.Queue.EnqueueContext(ctx, task); err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
-		s.Log.Warn("enqueue pr:generate", "pr_id", pr.ID, "meeting_id", pr.MeetingID, "err", err)
+		s.Log.WarnContext(ctx, "enqueue pr:generate", "pr_id", pr.ID, "meeting_id", pr.MeetingID, "err", err)
 		if created {
 			fctx, fcancel := context.WithTimeout(context.WithoutCancel(c.UserContext()), enqueueTimeout)
 			defer fcancel()
 			if _, ferr := s.PRs.FailPR(fctx, tenantOf(c).ID, pr.ID, "could not enqueue: "+err.Error()); ferr != nil {
-				s.Log.Error("mark unqueued PR failed", "pr_id", pr.ID, "err", ferr)
+				s.Log.ErrorContext(fctx, "mark unqueued PR failed", "pr_id", pr.ID, "err", ferr)
 			}
 		}
 		return errUnavailable("the task queue is not reachable; try again")
@@ -407,6 +407,6 @@ func (s *Server) meetingEnded(ctx context.Context, tenantID string, m store.Meet
 		_, err = s.Queue.EnqueueContext(qctx, task)
 	}
 	if err != nil && !errors.Is(err, asynq.ErrTaskIDConflict) {
-		s.Log.Warn("enqueue memory-bank update", "meeting_id", m.ID, "err", err)
+		s.Log.WarnContext(ctx, "enqueue memory-bank update", "meeting_id", m.ID, "err", err)
 	}
 }

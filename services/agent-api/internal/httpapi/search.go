@@ -50,7 +50,7 @@ func (s *Server) search(c *fiber.Ctx) error {
 	var byCos, byText []string
 
 	if qvec, err := s.Engine.EmbedQuery(ctx, q); err != nil {
-		s.Log.Warn("query embedding failed; text search only", "err", err)
+		s.Log.WarnContext(ctx, "query embedding failed; text search only", "err", err)
 	} else if qvec != nil {
 		vs, err := s.Searcher.SearchTopics(ctx, tenant, "", qvec, searchPool, s.SearchThreshold)
 		if err != nil {

@@ -81,7 +81,7 @@ func (s *Server) postUtterances(c *fiber.Ctx) error {
 	cursor, err := s.Contexts.ApplyInserted(c.UserContext(), tenant, id, res.Inserted)
 	if err != nil {
 		// Stored is stored: the context catches up on the next sync.
-		s.Log.Warn("apply to context", "meeting_id", id, "err", err)
+		s.Log.WarnContext(c.UserContext(), "apply to context", "meeting_id", id, "err", err)
 		cursor = res.NextSeq - 1
 	}
 	return c.JSON(ingestJSON{Inserted: len(res.Inserted), Duplicates: res.Duplicates, Cursor: cursor})

@@ -93,13 +93,10 @@ func (a *App) init(ctx context.Context) error {
 			a.log.Info("migrations applied", "versions", ran)
 		}
 	}
-	ropt, err := asynq.ParseRedisURI(a.cfg.RedisURL)
+	// redis://, rediss://, redis-sentinel:// and redis-cluster:// URLs.
+	rc, err := tasks.NewRedisClient(a.cfg.RedisURL)
 	if err != nil {
-		return errors.New("MITHUB_REDIS_URL is not a valid redis URL")
-	}
-	rc, ok := ropt.MakeRedisClient().(redis.UniversalClient)
-	if !ok {
-		return fmt.Errorf("MITHUB_REDIS_URL: unsupported connection type %T", ropt)
+		return fmt.Errorf("MITHUB_REDIS_URL: %w", err)
 	}
 	a.redis = rc
 	if err := a.redis.Ping(ctx).Err(); err != nil {

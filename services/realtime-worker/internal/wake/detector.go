@@ -1,7 +1,9 @@
 package wake
 
 import (
+	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -90,13 +92,32 @@ func (d *Detector) Observe(segmentID, speakerID, speakerName, text string, now t
 	if !armed {
 		return Question{}, false
 	}
-	delete(d.armed, speakerID)
 	if now.After(deadline) {
+		delete(d.armed, speakerID)
 		return Question{}, false
 	}
+	// Filler ("음...", "?") is not the question: keep waiting for it.
+	if !hasQuestion(text) {
+		return Question{}, false
+	}
+	delete(d.armed, speakerID)
 	d.cooled[speakerID] = now.Add(d.cfg.Cooldown)
-	q.Text = text
+	q.Text = strings.TrimSpace(text)
 	return q, true
+}
+
+// hasQuestion reports whether text holds at least minQuestionRunes
+// letters or digits: "음...", "?" and the like are filler.
+func hasQuestion(text string) bool {
+	n := 0
+	for _, r := range text {
+		if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			if n++; n >= minQuestionRunes {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (d *Detector) remember(id string) {

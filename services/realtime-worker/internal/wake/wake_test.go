@@ -103,3 +103,24 @@ func TestDetector(t *testing.T) {
 		})
 	}
 }
+
+func TestFollowUpSkipsFiller(t *testing.T) {
+	d := wake.NewDetector(wake.Config{Phrases: phrases, MaxEdits: 2, FollowUp: 8 * time.Second, Cooldown: 5 * time.Second})
+	now := time.Unix(1_700_000_000, 0)
+	steps := []struct {
+		id, text string
+		wantOK   bool
+		wantText string
+	}{
+		{"s1", "헤이 밋허브", false, ""},
+		{"s2", "음...", false, ""},
+		{"s3", "?", false, ""},
+		{"s4", " 배포 일정 어떻게 됐지? ", true, "배포 일정 어떻게 됐지?"},
+	}
+	for i, st := range steps {
+		q, ok := d.Observe(st.id, "kim", "김민수", st.text, now.Add(time.Duration(i)*time.Second))
+		if ok != st.wantOK || q.Text != st.wantText {
+			t.Fatalf("step %d (%q): %+v, %v; want %q, %v", i, st.text, q, ok, st.wantText, st.wantOK)
+		}
+	}
+}
