@@ -1,0 +1,471 @@
+package httpapi
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/google/uuid"
+
+	"github.com/mithub/mithub/pkg/meetingctx"
+)
+
+// Event stream tuning.
+const (
+	// eventPollInterval is the fallback poll: rows written by another
+	// process or replica, and topics from the background L1 worker, show up
+	// within it.
+	eventPollInterval = time.Second
+	// eventHeartbeat is how often an idle stream sends a comment, which
+	// keeps proxies from closing it.
+	eventHeartbeat = 15 * time.Second
+	// eventMinGap coalesces bursts of ingest notifications.
+	eventMinGap = 100 * time.Millisecond
+	// eventPage bounds the rows read and held per query, and so a
+	// stream's memory.
+	eventPage = 200
+	// maxEventStreams bounds the open streams per server.
+	maxEventStreams = 1000
+	// eventQueryTimeout bounds the reads of one flush.
+	eventQueryTimeout = 10 * time.Second
+	// eventWriteTimeout drops a client that stops reading.
+	eventWriteTimeout = 30 * time.Second
+)
+
+// eventHub wakes the event streams of a meeting when turns are stored
+// through this server.
+type eventHub struct {
+	mu       sync.Mutex
+	meetings map[string]*meetingSignal
+	streams  int
+}
+
+// meetingSignal is closed and replaced on every notification.
+type meetingSignal struct {
+	ch   chan struct{}
+	refs int
+}
+
+func newEventHub() *eventHub { return &eventHub{meetings: map[string]*meetingSignal{}} }
+
+// join registers a stream on a meeting; false when maxEventStreams are
+// open.
+func (h *eventHub) join(meetingID string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.streams >= maxEventStreams {
+		return false
+	}
+	h.streams++
+	sig := h.meetings[meetingID]
+	if sig == nil {
+		sig = &meetingSignal{ch: make(chan struct{})}
+		h.meetings[meetingID] = sig
+	}
+	sig.refs++
+	return true
+}
+
+func (h *eventHub) leave(meetingID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.streams--
+	if sig := h.meetings[meetingID]; sig != nil {
+		if sig.refs--; sig.refs == 0 {
+			delete(h.meetings, meetingID)
+		}
+	}
+}
+
+// changed returns a channel that the meeting's next notification closes.
+// The caller has joined the meeting.
+func (h *eventHub) changed(meetingID string) <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.meetings[meetingID].ch
+}
+
+func (h *eventHub) notify(meetingID string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if sig := h.meetings[meetingID]; sig != nil {
+		close(sig.ch)
+		sig.ch = make(chan struct{})
+	}
+}
+
+// notifyAfter runs the route and, when it stored or synced turns, wakes
+// the meeting's streams.
+func (h *eventHub) notifyAfter(c *fiber.Ctx) error {
+	err := c.Next()
+	if err == nil && c.Method() == fiber.MethodPost && c.Response().StatusCode() < 300 {
+		if id, perr := uuid.Parse(c.Params("id")); perr == nil {
+			h.notify(id.String())
+		}
+	}
+	return err
+}
+
+// eventRoutes registers the meeting event stream and the hooks on the
+// ingest routes that wake it. It must run before those routes are added.
+func (s *Server) eventRoutes(r fiber.Router) {
+	hub := newEventHub()
+	r.Use("/meetings/:id/utterances", hub.notifyAfter)
+	r.Use("/meetings/:id/sync", hub.notifyAfter)
+	r.Get("/meetings/:id/events", s.meetingEvents(hub))
+}
+
+type readyEventJSON struct {
+	MeetingID string `json:"meeting_id"`
+	AfterSeq  int    `json:"after_seq"`
+}
+
+type transcriptEventJSON struct {
+	Rows []transcriptRowJSON `json:"rows"`
+}
+
+type topicsEventJSON struct {
+	L1Cursor int                `json:"l1_cursor"`
+	Topics   []meetingctx.Topic `json:"topics"`
+}
+
+type pendingEventJSON struct {
+	// Cursor is the highest seq in the meeting's live context.
+	Cursor int `json:"cursor"`
+	// L1Cursor is the highest seq covered by a topic, -1 before the first.
+	L1Cursor      int  `json:"l1_cursor"`
+	PendingTurns  int  `json:"pending_turns"`
+	PendingTokens int  `json:"pending_tokens"`
+	Busy          bool `json:"busy"`
+}
+
+type speakersEventJSON struct {
+	Speakers []meetingctx.Speaker `json:"speakers"`
+}
+
+// meetingEvents answers GET /v1/meetings/{id}/events[?after_seq=N] with a
+// Server-Sent Events stream: ready once, then transcript (new stored rows
+// after after_seq, in seq order, id = last seq), meeting (on a status
+// change), topics (when the topic list changes), pending and speakers
+// (when they change), and error when a read fails (the stream goes on).
+// It ends when the client goes away or the server shuts down. The client
+// must accept text/event-stream.
+func (s *Server) meetingEvents(hub *eventHub) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id, err := meetingIDParam(c)
+		if err != nil {
+			return err
+		}
+		after, err := afterSeqQuery(c)
+		if err != nil {
+			return err
+		}
+		if !acceptsEventStream(c.Get(fiber.HeaderAccept)) {
+			return &apiError{Status: fiber.StatusNotAcceptable, Code: codeNotAcceptable,
+				Message: "this route streams Server-Sent Events and does not end: send Accept: text/event-stream"}
+		}
+		l, err := s.lister()
+		if err != nil {
+			return err
+		}
+		tenant := tenantOf(c).ID
+		if _, err := s.Store.GetMeeting(c.UserContext(), tenant, id); err != nil {
+			return meetingErr(err)
+		}
+		if !hub.join(id) {
+			return errUnavailable("too many open event streams; try again later")
+		}
+		st := &eventStream{
+			s: s, lister: l, log: s.Log.With("meeting_id", id, "request_id", requestID(c)),
+			tenantID: tenant, meetingID: id, after: after,
+		}
+		c.Set(fiber.HeaderContentType, "text/event-stream; charset=utf-8")
+		c.Set(fiber.HeaderCacheControl, "no-cache")
+		c.Set("X-Accel-Buffering", "no")
+		// One stream per connection: when the stream ends, so does the
+		// connection, and nothing else is read from it while it runs.
+		c.Context().SetConnectionClose()
+		shutdown, conn := c.Context().Done(), c.Context().Conn()
+		// The writer runs after the handler returns, on its own goroutine.
+		c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
+			defer hub.leave(id)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go func() {
+				select {
+				case <-shutdown:
+				case <-closed(conn):
+				case <-ctx.Done():
+				}
+				cancel()
+			}()
+			st.conn = conn
+			st.run(ctx, w, hub)
+		})
+		return nil
+	}
+}
+
+// codeNotAcceptable is the error code of a 406.
+const codeNotAcceptable = "not_acceptable"
+
+// acceptsEventStream: the Accept header names text/event-stream, or a
+// wildcard that covers it. A client must ask for the endless response;
+// without an Accept header it gets a 406 instead of a request that never
+// completes.
+func acceptsEventStream(accept string) bool {
+	for _, part := range strings.Split(accept, ",") {
+		mt, _, _ := strings.Cut(part, ";")
+		switch strings.ToLower(strings.TrimSpace(mt)) {
+		case "text/event-stream", "text/*", "*/*":
+			return true
+		}
+	}
+	return false
+}
+
+// closed returns a channel closed when the client closes the connection
+// (or the server does). The stream owns the connection, and the client
+// sends nothing on it, so any read result means it is gone.
+func closed(conn net.Conn) <-chan struct{} {
+	ch := make(chan struct{})
+	if conn == nil {
+		return ch
+	}
+	go func() {
+		defer close(ch)
+		// The request's read deadline must not end the stream.
+		_ = conn.SetReadDeadline(time.Time{})
+		var b [1]byte
+		_, _ = conn.Read(b[:])
+	}()
+	return ch
+}
+
+// eventStream is one client's stream. It holds one page of rows at most
+// and hashes of what it sent.
+type eventStream struct {
+	s         *Server
+	lister    transcriptLister
+	log       *slog.Logger
+	conn      net.Conn
+	tenantID  string
+	meetingID string
+
+	after       int // the last seq sent
+	status      string
+	topicsSum   uint64
+	speakersSum uint64
+	pending     pendingEventJSON
+	pendingSent bool
+	failing     bool // an error event was sent and nothing succeeded since
+}
+
+// writeError is a failed write to the client: the stream ends.
+type writeError struct{ err error }
+
+func (e writeError) Error() string { return "write event: " + e.err.Error() }
+
+func (st *eventStream) run(ctx context.Context, w *bufio.Writer, hub *eventHub) {
+	poll := time.NewTicker(eventPollInterval)
+	defer poll.Stop()
+	beat := time.NewTicker(eventHeartbeat)
+	defer beat.Stop()
+	if st.send(w, "ready", "", readyEventJSON{MeetingID: st.meetingID, AfterSeq: st.after}) != nil {
+		return
+	}
+	for {
+		// Taken before the reads, so a notification during them is not
+		// lost.
+		changed := hub.changed(st.meetingID)
+		if err := st.flush(ctx, w); err != nil {
+			return
+		}
+		last := time.Now()
+		select {
+		case <-ctx.Done():
+			return
+		case <-changed:
+			if !sleepCtx(ctx, eventMinGap-time.Since(last)) {
+				return
+			}
+		case <-poll.C:
+		case <-beat.C:
+			if st.write(w, []byte(": keep-alive\n\n")) != nil {
+				return
+			}
+		}
+	}
+}
+
+// sleepCtx waits d, or less when ctx ends first; false when it did.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// flush sends what changed since the last flush. A read error is
+// reported to the client once and retried on the next round; only a
+// write error or the end of ctx ends the stream.
+func (st *eventStream) flush(ctx context.Context, w *bufio.Writer) error {
+	qctx, cancel := context.WithTimeout(ctx, eventQueryTimeout)
+	defer cancel()
+	err := st.sendRows(qctx, w)
+	if err == nil {
+		err = st.sendMeeting(qctx, w)
+	}
+	if err == nil {
+		err = st.sendContext(qctx, w)
+	}
+	var we writeError
+	switch {
+	case err == nil:
+		st.failing = false
+		return nil
+	case errors.As(err, &we) || ctx.Err() != nil:
+		return err
+	case st.failing:
+		return nil
+	}
+	st.failing = true
+	st.log.Warn("meeting event stream read failed", "err", err)
+	var body errorBody
+	body.Error.Code, body.Error.Message = codeUnavailable, "reading the meeting failed; retrying"
+	return st.send(w, "error", "", body)
+}
+
+// sendRows sends the stored rows after the last one sent, a page per
+// event, and stops at a gap in seq (a row not yet visible).
+func (st *eventStream) sendRows(ctx context.Context, w *bufio.Writer) error {
+	for {
+		rows, err := st.lister.ListTranscripts(ctx, st.tenantID, st.meetingID, st.after, eventPage)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for n < len(rows) && rows[n].Seq == st.after+1+n {
+			n++
+		}
+		if n > 0 {
+			last := rows[n-1].Seq
+			if err := st.send(w, "transcript", strconv.Itoa(last), transcriptEventJSON{Rows: toTranscriptRows(rows[:n])}); err != nil {
+				return err
+			}
+			st.after = last
+		}
+		if n < eventPage {
+			return nil
+		}
+	}
+}
+
+// sendMeeting sends the meeting when its status changed (first: always).
+func (st *eventStream) sendMeeting(ctx context.Context, w *bufio.Writer) error {
+	m, err := st.s.Store.GetMeeting(ctx, st.tenantID, st.meetingID)
+	if err != nil {
+		return err
+	}
+	if m.Status == st.status {
+		return nil
+	}
+	if err := st.send(w, "meeting", "", toMeetingJSON(m)); err != nil {
+		return err
+	}
+	st.status = m.Status
+	return nil
+}
+
+// sendContext sends the topics, the pending counts and the speakers of
+// the live context, each when it changed.
+func (st *eventStream) sendContext(ctx context.Context, w *bufio.Writer) error {
+	m, err := st.s.Contexts.Get(ctx, st.tenantID, st.meetingID)
+	if err != nil {
+		return err
+	}
+	snap := m.Snapshot()
+	topics, err := json.Marshal(topicsEventJSON{L1Cursor: snap.L1Cursor, Topics: nonNil(snap.Topics)})
+	if err != nil {
+		return err
+	}
+	if sum := hash64(topics); sum != st.topicsSum {
+		if err := st.sendRaw(w, "topics", topics); err != nil {
+			return err
+		}
+		st.topicsSum = sum
+	}
+	p := pendingEventJSON{Cursor: snap.Cursor, L1Cursor: snap.L1Cursor, PendingTurns: len(snap.Pending),
+		PendingTokens: snap.PendTokens, Busy: snap.L1Busy}
+	if !st.pendingSent || p != st.pending {
+		if err := st.send(w, "pending", "", p); err != nil {
+			return err
+		}
+		st.pending, st.pendingSent = p, true
+	}
+	speakers, err := json.Marshal(speakersEventJSON{Speakers: nonNil(snap.Speakers)})
+	if err != nil {
+		return err
+	}
+	if sum := hash64(speakers); sum != st.speakersSum {
+		if err := st.sendRaw(w, "speakers", speakers); err != nil {
+			return err
+		}
+		st.speakersSum = sum
+	}
+	return nil
+}
+
+func hash64(b []byte) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write(b)
+	return h.Sum64()
+}
+
+// send writes one event with its JSON data and an optional id.
+func (st *eventStream) send(w *bufio.Writer, event, id string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return writeError{err}
+	}
+	if id != "" {
+		return st.write(w, fmt.Appendf(nil, "id: %s\nevent: %s\ndata: %s\n\n", id, event, data))
+	}
+	return st.sendRaw(w, event, data)
+}
+
+func (st *eventStream) sendRaw(w *bufio.Writer, event string, data []byte) error {
+	return st.write(w, fmt.Appendf(nil, "event: %s\ndata: %s\n\n", event, data))
+}
+
+// write writes and flushes b; a client that does not take it within
+// eventWriteTimeout is dropped.
+func (st *eventStream) write(w *bufio.Writer, b []byte) error {
+	if st.conn != nil {
+		_ = st.conn.SetWriteDeadline(time.Now().Add(eventWriteTimeout))
+	}
+	if _, err := w.Write(b); err != nil {
+		return writeError{err}
+	}
+	if err := w.Flush(); err != nil {
+		return writeError{err}
+	}
+	return nil
+}
