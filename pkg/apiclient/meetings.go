@@ -123,3 +123,40 @@ func (c *Client) meetingCall(ctx context.Context, method, meetingID, suffix stri
 	}
 	return c.do(ctx, cl, out)
 }
+
+// Presence events.
+const (
+	PresenceJoined = "joined"
+	PresenceLeft   = "left"
+)
+
+// Presence is a participant joining or leaving a meeting. AtMS is the
+// offset from the meeting's start; nil lets the server stamp it now.
+type Presence struct {
+	ParticipantID string `json:"participant_id"`
+	Event         string `json:"event"`
+	AtMS          *int64 `json:"at_ms,omitempty"`
+}
+
+// PresenceResult is the recorded event; Created is false when the same
+// event was recorded before.
+type PresenceResult struct {
+	ParticipantID string `json:"participant_id"`
+	Event         string `json:"event"`
+	AtMS          int64  `json:"at_ms"`
+	Created       bool   `json:"created"`
+}
+
+// RecordPresence records that a participant joined or left the meeting.
+// With AtMS set it is idempotent and retried like Sync.
+func (c *Client) RecordPresence(ctx context.Context, meetingID string, p Presence) (PresenceResult, error) {
+	retry := retryRefused
+	if p.AtMS != nil {
+		retry = retryIdempotent
+	}
+	var res PresenceResult
+	if err := c.meetingCall(ctx, http.MethodPost, meetingID, "/presence", p, retry, &res); err != nil {
+		return PresenceResult{}, fmt.Errorf("record presence in %s: %w", meetingID, err)
+	}
+	return res, nil
+}

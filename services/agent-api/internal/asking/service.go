@@ -43,6 +43,7 @@ type Store interface {
 	TranscriptsSince(ctx context.Context, tenantID, meetingID string, sinceMS int64, limit int) ([]store.Transcript, error)
 	LatestCheckpoint(ctx context.Context, tenantID, meetingID, threadID string) (store.Checkpoint, error)
 	SaveCheckpoint(ctx context.Context, tenantID string, cp store.Checkpoint) error
+	LastLeft(ctx context.Context, tenantID, meetingID, participantID string) (int64, bool, error)
 }
 
 // MemoryBank returns the team memory bank text for a meeting's project,
@@ -345,22 +346,33 @@ func (s *Service) topicTurns(ctx context.Context, p *Prepared, t meetingctx.Topi
 	return docs, nil
 }
 
-// period reads the catch-up turns: since since_ms, else since the asker
-// last spoke, else the whole meeting.
+// period reads the catch-up turns: since since_ms; else since the asker
+// last left the meeting (a question asked by voice is itself the asker's
+// latest turn, so leaving is the better mark); else since the asker last
+// spoke; else the whole meeting.
 func (s *Service) period(ctx context.Context, p *Prepared, snap meetingctx.Snapshot) ([]meetingctx.Turn, int64, error) {
 	var since int64
 	switch {
 	case p.req.SinceMS != nil:
 		since = *p.req.SinceMS
+	case p.req.AskerID == "":
+		p.warnings = append(p.warnings, "no since_ms and no asker_id: catching up from the start")
 	default:
 		found := false
 		for _, sp := range snap.Speakers {
-			if p.req.AskerID != "" && sp.ID == p.req.AskerID {
+			if sp.ID == p.req.AskerID {
 				since, found = sp.LastSpokeMS, true
 			}
 		}
+		left, ok, err := s.Store.LastLeft(ctx, p.tenantID, p.meeting.ID, p.req.AskerID)
+		if err != nil {
+			return nil, 0, err
+		}
+		if ok {
+			since, found = left, true
+		}
 		if !found {
-			p.warnings = append(p.warnings, "no since_ms and the asker has not spoken: catching up from the start")
+			p.warnings = append(p.warnings, "no since_ms, and the asker has neither spoken nor left: catching up from the start")
 		}
 	}
 	p.sinceMS = &since

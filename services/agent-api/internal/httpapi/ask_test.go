@@ -353,3 +353,87 @@ func TestAskUsesMemoryBank(t *testing.T) {
 		t.Fatalf("memory bank missing from the context:\n%s", res.Debug.System)
 	}
 }
+
+// Without since_ms, a catch-up starts where the asker last left, else
+// where the asker last spoke; presence events are stored once and only in
+// the tenant's own meetings.
+func TestAskCatchUpSinceAskerLeft(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	key, other := h.key("acme"), h.key("globex")
+	before := time.Now()
+	m := h.createMeeting(key)
+	us := twoSubjects(60)
+	h.post(key, m.ID, us)
+	presence := func(key string, body any) response {
+		b, _ := json.Marshal(body)
+		return h.do(http.MethodPost, "/v1/meetings/"+m.ID+"/presence", key, b)
+	}
+	left := us[40].StartMS
+	for i, want := range []bool{true, false} {
+		r := presence(key, map[string]any{"participant_id": "guest-1", "event": "left", "at_ms": left})
+		var got struct {
+			Created bool  `json:"created"`
+			AtMS    int64 `json:"at_ms"`
+		}
+		if r.status != http.StatusOK {
+			t.Fatalf("presence #%d: %d %s", i, r.status, r.body)
+		}
+		r.decode(t, &got)
+		if got.Created != want || got.AtMS != left {
+			t.Fatalf("presence #%d: %+v, want created=%v at %d", i, got, want, left)
+		}
+	}
+	status, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "guest-1"})
+	if status != http.StatusOK || res.SinceMS == nil || *res.SinceMS != left || len(res.Citations) == 0 {
+		t.Fatalf("catch-up of a returning guest: %d since %v, %d citations: %s", status, res.SinceMS, len(res.Citations), body)
+	}
+	for _, c := range res.Citations {
+		if c.StartMS < left {
+			t.Fatalf("catch-up cites turn %d at %d ms, before the guest left at %d", c.Seq, c.StartMS, left)
+		}
+	}
+	// Leaving marks the period even when the asker spoke later: a question
+	// asked by voice is the asker's latest turn. Without a leave, the
+	// period starts when the asker last spoke.
+	if _, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "spk1"}); res.SinceMS == nil || *res.SinceMS != us[58].EndMS {
+		t.Fatalf("catch-up of spk1 since %v, want its last turn's end %d: %s", res.SinceMS, us[58].EndMS, body)
+	}
+	if r := presence(key, map[string]any{"participant_id": "spk1", "event": "left", "at_ms": us[10].StartMS}); r.status != http.StatusOK {
+		t.Fatalf("presence: %d %s", r.status, r.body)
+	}
+	if _, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "spk1"}); res.SinceMS == nil || *res.SinceMS != us[10].StartMS {
+		t.Fatalf("catch-up of spk1 since %v, want when it left %d: %s", res.SinceMS, us[10].StartMS, body)
+	}
+	for _, tt := range []struct {
+		name   string
+		key    string
+		body   any
+		status int
+	}{
+		{"unknown event", key, map[string]any{"participant_id": "kim", "event": "away"}, http.StatusBadRequest},
+		{"no participant", key, map[string]any{"event": "left"}, http.StatusBadRequest},
+		{"negative time", key, map[string]any{"participant_id": "kim", "event": "left", "at_ms": -1}, http.StatusBadRequest},
+		{"unknown field", key, map[string]any{"participant_id": "kim", "event": "left", "where": "x"}, http.StatusBadRequest},
+		{"another tenant's meeting", other, map[string]any{"participant_id": "kim", "event": "left"}, http.StatusNotFound},
+	} {
+		if r := presence(tt.key, tt.body); r.status != tt.status {
+			t.Fatalf("%s: %d %s, want %d", tt.name, r.status, r.body, tt.status)
+		}
+	}
+	// Without at_ms the event is stamped with the time since the meeting
+	// started.
+	r := presence(key, map[string]any{"participant_id": "guest-2", "event": "left"})
+	var now struct {
+		AtMS int64 `json:"at_ms"`
+	}
+	if r.status != http.StatusOK {
+		t.Fatalf("presence now: %d %s", r.status, r.body)
+	}
+	r.decode(t, &now)
+	if elapsed := time.Since(before).Milliseconds(); now.AtMS < 0 || now.AtMS > elapsed {
+		t.Fatalf("presence stamped at %d ms, meeting is %d ms old", now.AtMS, elapsed)
+	}
+	if _, res, _ := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "guest-2"}); res.SinceMS == nil || *res.SinceMS != now.AtMS {
+		t.Fatalf("catch-up of guest-2 starts at %v, want %d", res.SinceMS, now.AtMS)
+	}
+}

@@ -422,6 +422,34 @@ func TestMeetingThroughLiveKit(t *testing.T) {
 	}
 	eventually(t, 10*time.Second, "legacy chat packets", func() bool { return len(amy.legacyNow()) >= 2 })
 
+	// Joe steps out and Kim goes on; back in the room, Joe asks what he
+	// missed and is caught up from when he left.
+	joe := join(t, s.lk, roomName, "joe", "Joe", false)
+	eventually(t, 20*time.Second, "joe in the room", func() bool { return kim.room.GetParticipantByIdentity("joe") != nil })
+	joe.room.Disconnect()
+	eventually(t, 20*time.Second, "joe's leaving recorded", func() bool {
+		_, ok, err := s.st.LastLeft(ctx, tenant, meetingID, "joe")
+		return err == nil && ok
+	})
+	speak(line{"k-away", "kim", "Joe가 없는 동안 출시 발표 리허설을 목요일로 옮기기로 했습니다."})
+	eventually(t, 20*time.Second, "kim's turn while joe is away", func() bool { _, ok := stored()["k-away"]; return ok })
+	joe = join(t, s.lk, roomName, "joe", "Joe", false)
+	want["j-miss"] = line{"j-miss", "joe", "Hey MitHub, what did I miss?"}
+	joe.say("j-miss", want["j-miss"].text, true, "")
+	var caughtUp string
+	eventually(t, 30*time.Second, "joe caught up", func() bool {
+		for _, c := range joe.chatsNow() {
+			if c.attrs[room.AttrQuestionSegment] == "j-miss" {
+				caughtUp = c.text
+				return true
+			}
+		}
+		return false
+	})
+	if !strings.Contains(caughtUp, "리허설") || strings.Contains(caughtUp, "launch checklist") {
+		t.Errorf("catch-up for joe %q: want kim's turn from while he was away, and nothing from before", caughtUp)
+	}
+
 	// The room ends: the bot leaves and the meeting is ended.
 	rs := lksdk.NewRoomServiceClient(s.lk.HTTPURL, testenv.LiveKitKey, testenv.LiveKitSecret)
 	if _, err := rs.DeleteRoom(ctx, &livekit.DeleteRoomRequest{Room: roomName}); err != nil {

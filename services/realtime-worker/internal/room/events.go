@@ -1,6 +1,8 @@
 package room
 
 import (
+	"time"
+
 	lksdk "github.com/livekit/server-sdk-go/v2"
 
 	"github.com/mithub/mithub/services/realtime-worker/internal/transcript"
@@ -40,10 +42,18 @@ type reconnectingEvent struct {
 	cause string
 }
 
+// presenceEvent: a participant joined or left the room.
+type presenceEvent struct {
+	identity string
+	kind     string
+	at       time.Time
+}
+
 // threadEvent: an answer created an ask thread for a speaker.
 type threadEvent struct{ speaker, thread string }
 
 func (threadEvent) isEvent()        {}
+func (presenceEvent) isEvent()      {}
 func (streamEvent) isEvent()        {}
 func (transcriptionEvent) isEvent() {}
 func (segmentEvent) isEvent()       {}
