@@ -11,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
 )
 
@@ -56,10 +57,12 @@ func (s *Server) ask(c *fiber.Ctx) error {
 	// context is gone: it gets a context of its own, cancelled when the
 	// client stops reading.
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-		ctx, cancel := context.WithTimeout(context.Background(), askTimeout)
+		ctx, cancel := context.WithTimeout(logging.WithRequestID(context.Background(), rid), askTimeout)
 		defer cancel()
+		// Tokens go out as they come; the citations, known only at the
+		// end, go out with the done event in one write.
 		send := func(event string, v any) error {
-			if err := writeEvent(w, event, v); err != nil {
+			if err := writeEvent(w, event, v, event != "citation"); err != nil {
 				cancel()
 				return err
 			}
@@ -87,14 +90,17 @@ func (s *Server) ask(c *fiber.Ctx) error {
 	return nil
 }
 
-// writeEvent writes one SSE event and flushes it.
-func writeEvent(w *bufio.Writer, event string, v any) error {
+// writeEvent writes one SSE event, and flushes it when flush is set.
+func writeEvent(w *bufio.Writer, event string, v any, flush bool) error {
 	data, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, data); err != nil {
 		return err
+	}
+	if !flush {
+		return nil
 	}
 	return w.Flush()
 }

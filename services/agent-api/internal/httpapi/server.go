@@ -8,7 +8,6 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gofiber/fiber/v2/middleware/recover"
-	"github.com/gofiber/fiber/v2/middleware/requestid"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
@@ -29,6 +28,7 @@ type Store interface {
 	GetMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
 	EndMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
 	Ingest(ctx context.Context, tenantID, meetingID string, us []store.Utterance) (store.IngestResult, error)
+	PresenceStore
 }
 
 // Deps are the server's collaborators.
@@ -59,18 +59,24 @@ type Deps struct {
 	// memory:bank-update. Without them the PR routes answer 503.
 	PRs   PRStore
 	Queue TaskQueue
+	// RateLimit limits each API key's requests (zero: no limit).
+	RateLimit RateLimit
+	// CORSOrigins are the browser origins allowed to call the API (empty:
+	// no CORS headers).
+	CORSOrigins []string
 }
 
 // Server holds the handlers' dependencies.
 type Server struct {
 	Deps
 	auth     *authenticator
+	limiter  *rateLimiter
 	mcpState mcpState
 }
 
 // New builds the Fiber app with every route.
 func New(d Deps) *fiber.App {
-	s := &Server{Deps: d, auth: newAuthenticator(d.Store)}
+	s := &Server{Deps: d, auth: newAuthenticator(d.Store), limiter: newRateLimiter(d.RateLimit)}
 	app := fiber.New(fiber.Config{
 		AppName:               "mithub-agent-api",
 		BodyLimit:             d.BodyLimit,
@@ -82,25 +88,32 @@ func New(d Deps) *fiber.App {
 		IdleTimeout:    120 * time.Second,
 		ReadBufferSize: 16 << 10,
 	})
-	app.Use(requestid.New(requestid.Config{ContextKey: requestIDKey}))
+	app.Use(requestIDs)
 	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: func(c *fiber.Ctx, e any) {
 		d.Log.Error("panic in handler", "path", c.Path(), "request_id", requestID(c), "panic", e)
 	}}))
 	app.Use(d.Metrics.middleware)
+	if h := newCORS(d.CORSOrigins); h != nil {
+		app.Use(h)
+	}
 
 	app.Get("/healthz", s.healthz)
 	app.Get("/readyz", s.readyz)
 	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(d.Registry, promhttp.HandlerOpts{})))
 	app.Get("/openapi.json", s.openapi)
+	s.consoleRoutes(app)
 
-	v1 := app.Group("/v1", s.auth.middleware)
+	v1 := app.Group("/v1", s.auth.middleware, s.limit)
+	s.eventRoutes(v1) // first: it hooks the ingest routes below
 	v1.Post("/meetings", s.createMeeting)
 	v1.Get("/meetings", s.listMeetings)
 	v1.Get("/meetings/:id", s.getMeeting)
 	v1.Post("/meetings/:id/end", s.endMeeting)
 	v1.Post("/meetings/:id/utterances", s.postUtterances)
 	v1.Post("/meetings/:id/sync", s.syncMeeting)
+	v1.Post("/meetings/:id/presence", s.postPresence)
 	v1.Get("/meetings/:id/context", s.getContext)
+	v1.Get("/meetings/:id/transcript", s.getTranscript)
 	v1.Post("/meetings/:id/ask", s.ask)
 	v1.Get("/meetings/:id/topics", s.getTopics)
 	v1.Get("/search", s.search)
@@ -114,16 +127,9 @@ func New(d Deps) *fiber.App {
 	v1.Get("/memory-bank/:project/:category", s.getMemoryEntry)
 	v1.Put("/memory-bank/:project/:category", s.putMemoryEntry)
 
-	app.Post("/mcp", s.auth.middleware, s.mcp)
-	app.Get("/mcp", s.auth.middleware, mcpGet)
+	app.Post("/mcp", s.auth.middleware, s.limit, s.mcp)
+	app.Get("/mcp", s.auth.middleware, s.limit, mcpGet)
 
 	app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	return app
-}
-
-const requestIDKey = "requestid"
-
-func requestID(c *fiber.Ctx) string {
-	id, _ := c.Locals(requestIDKey).(string)
-	return id
 }

@@ -17,6 +17,7 @@ import (
 	lksdk "github.com/livekit/server-sdk-go/v2"
 
 	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/pkg/ask"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/realtime-worker/internal/transcript"
@@ -57,6 +58,7 @@ type Writer interface {
 type API interface {
 	AskStream(ctx context.Context, meetingID string, req apiclient.AskRequest, fn func(apiclient.AskEvent) error) (apiclient.AskResult, error)
 	Sync(ctx context.Context, meetingID string) (apiclient.SyncResult, error)
+	RecordPresence(ctx context.Context, meetingID string, p apiclient.Presence) (apiclient.PresenceResult, error)
 }
 
 // Settings are what every session shares.
@@ -181,6 +183,15 @@ func (s *Session) connect() (*lksdk.Room, chan struct{}, error) {
 		push(disconnectedEvent{conn: conn, reason: reason})
 	}
 	cb.OnReconnecting = func() { push(reconnectingEvent{conn: conn, cause: "the SDK is reconnecting"}) }
+	presence := func(kind string) func(*lksdk.RemoteParticipant) {
+		return func(p *lksdk.RemoteParticipant) {
+			if p != nil && p.Kind() != lksdk.ParticipantAgent {
+				push(presenceEvent{identity: p.Identity(), kind: kind, at: time.Now()})
+			}
+		}
+	}
+	cb.OnParticipantConnected = presence(apiclient.PresenceJoined)
+	cb.OnParticipantDisconnected = presence(apiclient.PresenceLeft)
 	cb.OnTranscriptionReceived = func(segs []*lksdk.TranscriptionSegment, p lksdk.Participant, _ lksdk.TrackPublication) {
 		if p == nil {
 			return
@@ -217,6 +228,14 @@ func (s *Session) connect() (*lksdk.Room, chan struct{}, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// askMode is catch_up for "what did I miss?" and answer otherwise.
+func askMode(question string) string {
+	if ask.IsCatchUp(question) {
+		return apiclient.AskModeCatchUp
+	}
+	return apiclient.AskModeAnswer
+}
 
 // warmUp connects the publishing side of the bot's connection, which the
 // SDK negotiates on the first send (about a second), so that the first
@@ -276,16 +295,15 @@ func (s *Session) serve(ctx context.Context, lk *lksdk.Room, closed chan struct{
 				s.handle(ctx, lk, seg)
 			case transcriptionEvent:
 				for _, ts := range e.segments {
-					s.handle(ctx, lk, transcript.Segment{
-						ID: ts.ID, SpeakerID: e.identity, SpeakerName: e.name, Text: strings.TrimSpace(ts.Text),
-						Final: ts.Final, Confidence: 1, Language: ts.Language,
-						Source: transcript.SourceTranscription, Received: time.Now(),
-					})
+					s.handle(ctx, lk, transcript.FromTranscription(ts,
+						transcript.Participant{Identity: e.identity, Name: e.name}, time.Now()))
 				}
 			case segmentEvent:
 				s.handle(ctx, lk, e.seg)
 			case threadEvent:
 				s.threads[e.speaker] = e.thread
+			case presenceEvent:
+				s.answers.Go(func() { s.recordPresence(ctx, e) })
 			}
 		}
 	}
@@ -378,6 +396,23 @@ func (s *Session) handle(ctx context.Context, lk *lksdk.Room, seg transcript.Seg
 	s.answers.Go(func() { s.answer(ctx, lk, q, thread) })
 }
 
+// presenceTimeout bounds the retries of one presence event.
+const presenceTimeout = time.Minute
+
+// recordPresence tells agent-api that a participant joined or left, so a
+// later "what did I miss?" starts where they left. It is stamped with the
+// time the room reported it, which makes retries idempotent.
+func (s *Session) recordPresence(ctx context.Context, e presenceEvent) {
+	ctx, cancel := context.WithTimeout(ctx, presenceTimeout)
+	defer cancel()
+	at := max(e.at.Sub(s.meeting.StartedAt).Milliseconds(), 0)
+	if _, err := s.deps.API.RecordPresence(ctx, s.meeting.ID, apiclient.Presence{
+		ParticipantID: e.identity, Event: e.kind, AtMS: &at,
+	}); err != nil {
+		s.log.Warn("presence not recorded", "participant", e.identity, "event", e.kind, "err", err)
+	}
+}
+
 // answer asks agent-api and streams the answer into the room.
 func (s *Session) answer(ctx context.Context, lk *lksdk.Room, q wake.Question, thread string) {
 	ctx, cancel := context.WithTimeout(ctx, s.deps.Settings.AskTimeout)
@@ -400,7 +435,7 @@ func (s *Session) answer(ctx context.Context, lk *lksdk.Room, q wake.Question, t
 	}
 	var full strings.Builder
 	res, err := s.deps.API.AskStream(ctx, s.meeting.ID, apiclient.AskRequest{
-		Question: q.Text, AskerID: q.SpeakerID, AskerName: q.SpeakerName, ThreadID: thread, Mode: apiclient.AskModeAnswer,
+		Question: q.Text, AskerID: q.SpeakerID, AskerName: q.SpeakerName, ThreadID: thread, Mode: askMode(q.Text),
 	}, func(ev apiclient.AskEvent) error {
 		if ev.Token == "" {
 			return nil
