@@ -198,8 +198,9 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 	}
 	// The memory bank is read while the rest is prepared.
 	bank := s.memoryBank(ctx, tenantID, mt)
-	// Rows a worker wrote straight to Postgres join the context first.
-	m, err := s.Contexts.GetSynced(ctx, tenantID, meetingID)
+	// Rows a worker wrote straight to Postgres join the context first;
+	// the meeting row says whether there are any.
+	m, err := s.Contexts.GetSyncedTo(ctx, tenantID, meetingID, mt.Utterances-1)
 	if err != nil {
 		return nil, err
 	}

@@ -175,6 +175,23 @@ func (c *Cache) GetSynced(ctx context.Context, tenantID, meetingID string) (*mee
 	return m, nil
 }
 
+// GetSyncedTo is GetSynced for a reader that has just read the meeting
+// row: it queries the store only when the context is behind lastSeq, the
+// last seq the row says is stored.
+func (c *Cache) GetSyncedTo(ctx context.Context, tenantID, meetingID string, lastSeq int) (*meetingctx.Manager, error) {
+	m, err := c.Get(ctx, tenantID, meetingID)
+	if err != nil {
+		return nil, err
+	}
+	if m.Cursor() >= lastSeq {
+		return m, nil
+	}
+	if _, _, err := c.syncManager(ctx, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 func (c *Cache) syncManager(ctx context.Context, m *meetingctx.Manager) (applied, cursor int, err error) {
 	for {
 		from := m.Cursor()

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/mithub/mithub/pkg/llm/openai"
 	"github.com/mithub/mithub/pkg/llm/prompted"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
@@ -436,4 +438,37 @@ func TestAskCatchUpSinceAskerLeft(t *testing.T) {
 	if _, res, _ := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "guest-2"}); res.SinceMS == nil || *res.SinceMS != now.AtMS {
 		t.Fatalf("catch-up of guest-2 starts at %v, want %d", res.SinceMS, now.AtMS)
 	}
+}
+
+// Rows another process wrote straight to PostgreSQL, with no sync ping,
+// are in the next answer's context.
+func TestAskSeesRowsWrittenElsewhere(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	key := h.key("acme")
+	m := h.createMeeting(key)
+	h.post(key, m.ID, twoSubjects(12))
+	// The context is warm before the other writer's row lands.
+	if status, _, body := h.askJSON(key, m.ID, "", map[string]string{"question": "budget?"}); status != http.StatusOK {
+		t.Fatalf("first ask: %d %s", status, body)
+	}
+	tenant, err := h.store.EnsureTenant(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "The penguin mascot costs three hundred dollars, 펭귄 마스코트는 삼백 달러입니다"
+	if _, err := h.store.Ingest(context.Background(), tenant.ID, m.ID, []store.Utterance{
+		{SegmentID: "worker-1", SpeakerID: "spk9", SpeakerName: "박지영", Text: text, StartMS: 60_000, EndMS: 63_000, Confidence: 1, Tokens: 20, Source: "livekit"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	status, res, body := h.askJSON(key, m.ID, "", map[string]string{"question": "How much does the penguin mascot cost?"})
+	if status != http.StatusOK {
+		t.Fatalf("ask: %d %s", status, body)
+	}
+	for _, c := range res.Citations {
+		if c.Text == text && c.Seq == 12 {
+			return
+		}
+	}
+	t.Fatalf("the row written elsewhere (seq 12) is not cited: %s", body)
 }
