@@ -4,7 +4,7 @@ GO ?= go
 MODULES := github.com/mithub/mithub/...
 SERVICES := agent-api realtime-worker pr-worker mithubctl
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp eval eval-pr clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval eval-pr soak chaos fuzz vuln clean help
 
 all: build
 
@@ -62,6 +62,9 @@ bench-realtime: dev-up ## realtime worker: segment in the room -> Postgres -> co
 test-mcp: dev-up build ## drive `mithubctl mcp` with the official MCP TypeScript SDK client (npm)
 	bash scripts/test-mcp-client.sh
 
+test-console: dev-up build ## the web console in Debian's Chromium (playwright-core from npm): replay, topics, ask, citations, PR; screenshots in test-output/console/
+	bash scripts/test-console.sh
+
 eval: dev-up build ## topic segmentation (Pk, WindowDiff) and search recall@5 on QMSum val
 	bash scripts/eval.sh
 
@@ -70,6 +73,18 @@ eval-pr: build ## PR agenda vs QMSum annotated topics (keyword overlap), 5 val m
 
 bench-go: dev-up ## Go benchmarks (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem $(MODULES)
+
+soak: dev-up build ## 10-minute soak: 200 meetings, an utterance every 2 s each, asks, PRs; zero errors, RSS growth < 10% (not in CI)
+	bash scripts/soak.sh
+
+chaos: dev-up build ## fault matrix on a private PostgreSQL, Redis and LiveKit: restarts, kill -9, LLM timeouts and garbage
+	bash scripts/chaos.sh
+
+fuzz: dev-up ## every Go fuzz target in turn, FUZZTIME each (default 30s); FUZZ=REGEX picks targets
+	FUZZTIME=$${FUZZTIME:-30s} bash scripts/fuzz.sh "$${FUZZ:-.}"
+
+vuln: ## govulncheck every module; MITHUB_VULNDB points at the vulnerability database when vuln.go.dev is unreachable
+	bash scripts/vuln.sh
 
 clean: ## remove build outputs
 	rm -rf bin tmp test-output

@@ -20,3 +20,7 @@ go test -race -p 2 -count=1 -timeout 25m ${TEST_FLAGS:-} "$modules"
 # The official MCP TypeScript SDK client drives `mithubctl mcp` (needs bin/
 # from make build, and npm for its pinned packages).
 bash scripts/test-mcp-client.sh
+bash scripts/test-console.sh # the web console in Debian's Chromium, driven by playwright-core
+# The fault matrix's quick mode on a private PostgreSQL, Redis and LiveKit
+# (scripts/chaos.sh; under 4 minutes).
+bash scripts/chaos.sh --quick

@@ -1,0 +1,198 @@
+package load
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/store/storetest"
+)
+
+// repoRoot is the repository root, found from this file.
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..")
+}
+
+// startAgentAPI builds agent-api from the repository and runs it against
+// the schema with the local providers; it returns its URL and pid.
+func startAgentAPI(t *testing.T, databaseURL string) (string, int) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "agent-api")
+	build := exec.Command("go", "build", "-o", bin, "github.com/mithub/mithub/services/agent-api/cmd/agent-api")
+	build.Dir = repoRoot()
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build agent-api: %v\n%s", err, out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	redisURL := os.Getenv("MITHUB_TEST_REDIS_URL")
+	if redisURL == "" {
+		redisURL = "redis://127.0.0.1:6379/13"
+	}
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "MITHUB_ENV=dev", "MITHUB_DATABASE_URL="+databaseURL, "MITHUB_REDIS_URL="+redisURL,
+		"MITHUB_HTTP_ADDR="+addr, "MITHUB_LLM_PROVIDER=local", "MITHUB_EMBED_PROVIDER=local", "MITHUB_LOG_LEVEL=warn")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	url := "http://" + addr
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		if resp, err := http.Get(url + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return url, cmd.Process.Pid
+			}
+		}
+		select {
+		case <-done:
+			t.Fatalf("agent-api exited: %s", out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("agent-api did not answer /healthz: %s", out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// A short run against a real agent-api and PostgreSQL: every utterance is
+// acknowledged and stored once (Korean ones with their text intact), asks
+// are answered, RSS is sampled, the status file ends done; then a row
+// deleted and a row added behind the API's back are caught by Check.
+func TestRunAgainstAgentAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts agent-api")
+	}
+	dsn, schema := storetest.NewSchema(t)
+	url, pid := startAgentAPI(t, storetest.URLWithSchema(t, dsn, schema))
+	dataDir, err := qmsum.DataDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	ctx := context.Background()
+	st, err := OpenStore(ctx, dsn, "dev-key", store.Options{Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	status := filepath.Join(t.TempDir(), "status")
+	api := apiclient.New(url, "dev-key", apiclient.WithRetryPolicy(apiclient.NoRetry()))
+	var log bytes.Buffer
+	rep, err := Run(ctx, api, st, Options{
+		Meetings: 3, Interval: 100 * time.Millisecond, Duration: 1500 * time.Millisecond, AskEvery: 500 * time.Millisecond,
+		KoreanEvery: 3, Procs: []Proc{{"agent-api", pid}}, RSSEvery: 500 * time.Millisecond, DataDir: dataDir,
+		StatusFile: status, Label: "load-test",
+	}, &log)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	c := rep.Completeness
+	if !c.OK() || !c.DBChecked || c.Generated < 30 || c.Acked != c.Generated || c.Stored != c.Acked || rep.Errors() != 0 {
+		t.Fatalf("completeness %+v, errors %d", c, rep.Errors())
+	}
+	asks := 0
+	for _, e := range rep.Endpoints {
+		if e.Endpoint == EPAsk {
+			asks = e.Requests
+		}
+	}
+	if asks < 6 {
+		t.Fatalf("%d asks, want at least 6", asks)
+	}
+	if len(rep.RSS) != 1 || len(rep.RSS[0].Samples) < 3 || rep.RSS[0].Samples[0].KB <= 0 {
+		t.Fatalf("RSS %+v", rep.RSS)
+	}
+	if b, _ := os.ReadFile(status); !strings.Contains(string(b), "phase=done") {
+		t.Fatalf("status file %q", b)
+	}
+	var md, sum bytes.Buffer
+	if err := rep.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteSummary(&sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| " + EPUtterances + " | ", "PASS: nothing lost or doubled", "| agent-api |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, md.String())
+		}
+	}
+	if !strings.Contains(sum.String(), fmt.Sprintf("acked=%d\n", c.Acked)) || !strings.Contains(sum.String(), "ok=true\n") {
+		t.Errorf("summary:\n%s", sum.String())
+	}
+
+	// The Korean utterances arrived intact.
+	m := rep.Meetings[0]
+	rows, err := st.st.ListTranscripts(ctx, st.tenantID, m.ID, -1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hangul := 0
+	for _, r := range rows {
+		if strings.ContainsFunc(r.Text, func(c rune) bool { return unicode.Is(unicode.Hangul, c) }) {
+			hangul++
+		}
+	}
+	if hangul == 0 || hangul > len(rows)/2 {
+		t.Fatalf("%d of %d stored turns are Korean", hangul, len(rows))
+	}
+
+	// Tamper behind the API: drop an acknowledged row, add one never sent.
+	conn, err := pgx.Connect(ctx, storetest.URLWithSchema(t, dsn, schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `DELETE FROM transcripts WHERE meeting_id = $1 AND segment_id = $2`, m.ID, SegmentID(m.Prefix, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `INSERT INTO transcripts (tenant_id, meeting_id, seq, segment_id, speaker_id, speaker_name, text, start_ms, end_ms, confidence, tokens, source)
+		SELECT tenant_id, meeting_id, 100000, 'stray', speaker_id, speaker_name, text, start_ms, end_ms, confidence, tokens, source
+		FROM transcripts WHERE meeting_id = $1 LIMIT 1`, m.ID); err != nil {
+		t.Fatal(err)
+	}
+	got := Check(ctx, api, st, rep.Meetings, rep.PRs)
+	if got.OK() || got.Lost != 1 || got.Doubled != 1 || got.SeqProblems != 1 {
+		t.Fatalf("after tampering: %+v", got)
+	}
+	// The API's counter is the meeting's seq counter: it cannot see rows
+	// changed behind its back, which is why runs pass --database-url.
+	if got := Check(ctx, api, nil, rep.Meetings[:1], nil); got.DBChecked || got.Stored != len(rows) {
+		t.Fatalf("counter check: %+v (rows %d)", got, len(rows))
+	}
+}
