@@ -78,6 +78,9 @@ func translate(err error) error {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return ErrNotFound
 	}
+	if Unavailable(err) {
+		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch pgErr.Code {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -28,6 +29,8 @@ type apiError struct {
 	Status  int
 	Code    string
 	Message string
+	// RetryAfter, in seconds, is sent as Retry-After when positive.
+	RetryAfter int
 }
 
 func (e *apiError) Error() string { return e.Message }
@@ -58,6 +61,9 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 		} else {
 			log.Debug("request rejected", "method", c.Method(), "path", c.Path(),
 				"request_id", requestID(c), "status", ae.Status, "err", err)
+		}
+		if ae.RetryAfter > 0 {
+			c.Set(fiber.HeaderRetryAfter, strconv.Itoa(ae.RetryAfter))
 		}
 		var body errorBody
 		body.Error.Code = ae.Code
@@ -99,6 +105,8 @@ func classify(err error) *apiError {
 		return &apiError{Status: fiber.StatusConflict, Code: codeConflict, Message: err.Error()}
 	case errors.Is(err, store.ErrUnauthenticated):
 		return &apiError{Status: fiber.StatusUnauthorized, Code: codeUnauthenticated, Message: "invalid or revoked API key"}
+	case store.Unavailable(err):
+		return &apiError{Status: fiber.StatusServiceUnavailable, Code: codeUnavailable, Message: "the database is unavailable; retry shortly", RetryAfter: 1}
 	}
 	return &apiError{Status: fiber.StatusInternalServerError, Code: codeInternal, Message: "internal error"}
 }
