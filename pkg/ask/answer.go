@@ -78,15 +78,11 @@ func (e Extractive) Answer(_ context.Context, c Context, call Call, query string
 		}
 		return Answer{Text: text, Citations: []Citation{}, Provider: "local", Warnings: []string{}}, nil
 	}
+	// The whole answer exists at once: it goes out as one piece, which
+	// costs the stream one write instead of one per line.
 	ans := Answer{Provider: "local", Warnings: []string{}}
 	var sb strings.Builder
-	emit := func(s string) error {
-		sb.WriteString(s)
-		return onToken(s)
-	}
-	if err := emit(intro + "\n"); err != nil {
-		return Answer{}, err
-	}
+	sb.WriteString(intro + "\n")
 	var low []string
 	for i, idx := range picked {
 		t := c.Turns[idx]
@@ -100,9 +96,7 @@ func (e Extractive) Answer(_ context.Context, c Context, call Call, query string
 			name = t.SpeakerID
 		}
 		line := fmt.Sprintf("- %s (%s): \"%s\" [%d]\n", name, Clock(t.StartMS), quote(t.Text, 300), cit.N)
-		if err := emit(line); err != nil {
-			return Answer{}, err
-		}
+		sb.WriteString(line)
 		if cit.LowConf {
 			low = append(low, fmt.Sprintf("[%d]", cit.N))
 		}
@@ -110,11 +104,12 @@ func (e Extractive) Answer(_ context.Context, c Context, call Call, query string
 	if len(low) > 0 {
 		w := lowConfidenceWarning(korean, low)
 		ans.Warnings = append(ans.Warnings, w)
-		if err := emit("⚠ " + w + "\n"); err != nil {
-			return Answer{}, err
-		}
+		sb.WriteString("⚠ " + w + "\n")
 	}
 	ans.Text = strings.TrimRight(sb.String(), "\n")
+	if err := onToken(sb.String()); err != nil {
+		return Answer{}, err
+	}
 	return ans, nil
 }
 

@@ -69,6 +69,8 @@ type Service struct {
 
 	topicsOnce sync.Once
 	topics     *lru.Cache[string, *ask.TurnIndex]
+	memoOnce   sync.Once
+	memo       memoCounter
 }
 
 // topicCacheSize bounds the topics whose indexed turns are kept between
@@ -279,10 +281,11 @@ func (s *Service) memoryBank(ctx context.Context, tenantID string, mt store.Meet
 
 // counter counts in the provider's tokens when usage taught a correction.
 func (s *Service) counter() tokens.Counter {
+	s.memoOnce.Do(func() { s.memo = newMemoCounter(s.Counter) })
 	if s.Corrector == nil {
-		return s.Counter
+		return s.memo
 	}
-	return corrected{s.Counter, s.Corrector, s.Model}
+	return corrected{s.memo, s.Corrector, s.Model}
 }
 
 type corrected struct {
