@@ -183,7 +183,7 @@ func Build(in Input) (Context, error) {
 	if user == "" {
 		user = defaultQuestion[in.Call]
 	}
-	b := builder{in: in, budget: in.Budget, seen: map[int]bool{}, text: map[string]string{}, turns: map[string][]entry{},
+	b := builder{in: in, budget: in.Budget, text: map[string]string{}, turns: map[string][]entry{},
 		prefixes: map[prefixKey]int{}}
 	b.used = in.Counter.Count(system) + in.Counter.Count(user) + FramingTokens
 	for _, name := range priorities[in.Call] {
@@ -196,12 +196,31 @@ type builder struct {
 	in     Input
 	budget int
 	used   int
-	seen   map[int]bool // seqs already admitted
+	seen   seqSet // seqs already admitted
 	text   map[string]string
 	turns  map[string][]entry
 	secs   []Section
 	// prefixes memoises the token count of turn line prefixes.
 	prefixes map[prefixKey]int
+}
+
+// seqSet is a set of turn seqs (small non-negative numbers), as bits.
+type seqSet []uint64
+
+func (s seqSet) has(seq int) bool {
+	i := seq >> 6
+	return seq >= 0 && i < len(s) && s[i]&(1<<(seq&63)) != 0
+}
+
+func (s *seqSet) add(seq int) {
+	if seq < 0 {
+		return
+	}
+	i := seq >> 6
+	if i >= len(*s) {
+		*s = append(*s, make([]uint64, i+1-len(*s))...)
+	}
+	(*s)[i] |= 1 << (seq & 63)
 }
 
 // entry is an admitted turn with its search terms, when known. Both
@@ -319,7 +338,7 @@ func (b *builder) turnList(name string, ts iter.Seq[entry]) {
 	full := false
 	for e := range ts {
 		t := e.turn
-		if b.seen[t.Seq] {
+		if b.seen.has(t.Seq) {
 			continue
 		}
 		sec.Offered++
@@ -336,7 +355,7 @@ func (b *builder) turnList(name string, ts iter.Seq[entry]) {
 		}
 		b.used += n
 		sec.Tokens += n
-		b.seen[t.Seq] = true
+		b.seen.add(t.Seq)
 		kept = append(kept, e)
 	}
 	// Shown in meeting order, whatever order they were admitted in.
