@@ -68,6 +68,17 @@ type AskResult struct {
 	Warnings      []string   `json:"warnings"`
 	PendingTurns  int        `json:"pending_turns"`
 	ContextTokens int        `json:"context_tokens"`
+	SinceMS       *int64     `json:"since_ms,omitempty"`
+	Timings       AskTimings `json:"timings"`
+}
+
+// AskTimings are the server's durations for an answer, in milliseconds:
+// Prepare covers sync, L1 wait, plan, search, reads and Build, the packing
+// of the context.
+type AskTimings struct {
+	PrepareMS float64 `json:"prepare_ms"`
+	BuildMS   float64 `json:"build_ms"`
+	L1WaitMS  float64 `json:"l1_wait_ms"`
 }
 
 // AskEvent is one event of the ask stream. Exactly one of Token (for

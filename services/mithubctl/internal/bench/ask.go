@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -224,13 +223,7 @@ func loadAskMeetings(ctx context.Context, client *apiclient.Client, ms []*askMee
 // from start.
 func askOnce(ctx context.Context, client *apiclient.Client, meetingID, question string, start time.Time) (askSample, error) {
 	var s askSample
-	var timings struct {
-		Timings struct {
-			PrepareMS float64 `json:"prepare_ms"`
-			BuildMS   float64 `json:"build_ms"`
-		} `json:"timings"`
-	}
-	_, err := client.AskStream(ctx, meetingID, apiclient.AskRequest{Question: question}, func(ev apiclient.AskEvent) error {
+	res, err := client.AskStream(ctx, meetingID, apiclient.AskRequest{Question: question}, func(ev apiclient.AskEvent) error {
 		switch ev.Name {
 		case apiclient.AskEventToken:
 			if s.firstToken == 0 {
@@ -238,14 +231,13 @@ func askOnce(ctx context.Context, client *apiclient.Client, meetingID, question 
 			}
 		case apiclient.AskEventDone:
 			s.total = time.Since(start)
-			return json.Unmarshal(ev.Data, &timings)
 		}
 		return nil
 	})
 	if err != nil {
 		return askSample{}, err
 	}
-	s.build = time.Duration(timings.Timings.BuildMS * float64(time.Millisecond))
-	s.prepare = time.Duration(timings.Timings.PrepareMS * float64(time.Millisecond))
+	s.build = time.Duration(res.Timings.BuildMS * float64(time.Millisecond))
+	s.prepare = time.Duration(res.Timings.PrepareMS * float64(time.Millisecond))
 	return s, nil
 }
