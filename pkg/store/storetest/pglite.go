@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/syncbuf"
 )
 
 // PGliteMaxConns is the pool size for a store on PGlite. PGlite is one
@@ -79,7 +80,7 @@ func StartPGlite(t testing.TB) string {
 	}
 	ready := make(chan string, 1)
 	cmd.Stdout = &readyWatcher{ready: ready}
-	stderr := &syncBuffer{}
+	stderr := &syncbuf.Buffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s server.mjs: %v", node, err)
@@ -236,23 +237,4 @@ func (w *readyWatcher) Write(p []byte) (int, error) {
 		}
 		w.line = w.line[i+1:]
 	}
-}
-
-// syncBuffer collects the server's stderr; it may be read while the
-// server still writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

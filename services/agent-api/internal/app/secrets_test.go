@@ -1,20 +1,19 @@
 package app_test
 
 import (
-	"bytes"
 	"context"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mithub/mithub/pkg/lifecycle"
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/pkg/store/storetest"
+	"github.com/mithub/mithub/pkg/syncbuf"
 	"github.com/mithub/mithub/services/agent-api/internal/app"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
 )
@@ -26,23 +25,6 @@ const (
 	llmAPIKey     = "sk-S3cret-llm-key"
 	embedAPIKey   = "emb-S3cret-key"
 )
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 func withPassword(t *testing.T, dsn, password string) string {
 	t.Helper()
@@ -103,7 +85,7 @@ func TestStartupLogsRedactSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	log := logging.New(logs, cfg.LogLevel, "agent-api")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -155,7 +137,7 @@ func TestStartupErrorsRedactSecrets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			logs := &syncBuffer{}
+			logs := &syncbuf.Buffer{}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
 			a, err := app.New(ctx, cfg, logging.New(logs, cfg.LogLevel, "agent-api"))

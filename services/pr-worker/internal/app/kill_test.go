@@ -1,13 +1,11 @@
 package app_test
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,26 +14,9 @@ import (
 
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
+	"github.com/mithub/mithub/pkg/syncbuf"
 	"github.com/mithub/mithub/pkg/tasks"
 )
-
-// lockedBuffer collects a process's output from several goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // buildWorker compiles the pr-worker binary into a temporary directory.
 func buildWorker(t *testing.T) string {
@@ -51,13 +32,13 @@ func buildWorker(t *testing.T) string {
 // worker is a pr-worker process.
 type worker struct {
 	cmd  *exec.Cmd
-	out  *lockedBuffer
+	out  *syncbuf.Buffer
 	done chan struct{}
 }
 
 func startWorker(t *testing.T, bin string, env map[string]string) *worker {
 	t.Helper()
-	w := &worker{cmd: exec.Command(bin), out: &lockedBuffer{}, done: make(chan struct{})}
+	w := &worker{cmd: exec.Command(bin), out: &syncbuf.Buffer{}, done: make(chan struct{})}
 	w.cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 	for k, v := range env {
 		w.cmd.Env = append(w.cmd.Env, k+"="+v)

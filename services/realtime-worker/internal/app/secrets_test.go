@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
+	"github.com/mithub/mithub/pkg/syncbuf"
 	"github.com/mithub/mithub/services/realtime-worker/internal/app"
 )
 
@@ -27,23 +27,6 @@ const (
 	workerAPIKey  = "mh_S3cretWorkerKey"
 	livekitSecret = "lk-S3cret-value"
 )
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestStartupLogsRedactSecrets starts the worker with a database password
 // (trust authentication ignores it), its own API key and a LiveKit secret,
@@ -77,7 +60,7 @@ func TestStartupLogsRedactSecrets(t *testing.T) {
 		"MITHUB_LIVEKIT_API_SECRET": livekitSecret,
 		"MITHUB_LOG_LEVEL":          "debug",
 	})
-	logs := &syncBuffer{}
+	logs := &syncbuf.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	a, err := app.New(ctx, cfg, logging.New(logs, cfg.LogLevel, "realtime-worker"))

@@ -1,7 +1,6 @@
 package testenv
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,12 +14,14 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mithub/mithub/pkg/syncbuf"
 )
 
 // Process is a started child process with its output kept in memory.
 type Process struct {
 	cmd  *exec.Cmd
-	out  *syncBuffer
+	out  *syncbuf.Buffer
 	done chan struct{}
 	err  error
 }
@@ -29,7 +30,7 @@ type Process struct {
 func startProcess(bin string, env []string, args ...string) (*Process, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{Max: 4 << 20}
 	cmd.Stdout, cmd.Stderr = out, out
 	// Own process group, so a stop reaches nothing else.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -70,26 +71,6 @@ func (p *Process) Stop(grace time.Duration) {
 func (p *Process) Kill() {
 	_ = p.cmd.Process.Kill()
 	<-p.done
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.b.Len() > 4<<20 { // keep memory bounded on chatty servers
-		return len(p), nil
-	}
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // FreePort returns a TCP port that was free a moment ago.
