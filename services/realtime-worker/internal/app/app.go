@@ -167,7 +167,10 @@ func (a *App) wire() error {
 		return fmt.Errorf("MITHUB_WORKER_SPOOL_DIR: %w", err)
 	}
 	if n := a.spool.Len(); n > 0 {
-		a.log.Info("spool holds segments from a previous run", "segments", n)
+		a.log.Info("spool holds segments from a previous run", "segments", n, "from_journal", a.spool.Recovered)
+	}
+	if a.spool.Lost > 0 {
+		a.log.Error("spool full: journaled segments of a previous run dropped", "segments", a.spool.Lost)
 	}
 	a.runCtx, a.stopWork = context.WithCancel(context.Background())
 	a.writerCtx, a.stopWrite = context.WithCancel(context.Background())
@@ -175,7 +178,6 @@ func (a *App) wire() error {
 	a.writer = ingest.NewWriter(a.store, a.spool, a.cfg.BatchMax, a.log,
 		func(meetingID string, _ int) { a.pinger.Ping(meetingID) })
 
-	host, _ := os.Hostname()
 	a.rooms = room.NewManager(a.runCtx, room.ManagerConfig{
 		Deps: room.Deps{
 			Settings: room.Settings{
@@ -189,7 +191,7 @@ func (a *App) wire() error {
 		Meetings: a.store,
 		Ender:    ender{a.work},
 		Leases:   room.NewRedisLeaser(a.redis, a.cfg.LeasePrefix),
-		Owner:    fmt.Sprintf("%s/%d/%d", host, os.Getpid(), time.Now().UnixNano()),
+		Owner:    a.cfg.WorkerID,
 		TenantID: a.tenant.ID,
 	})
 	if a.cfg.ReplayFile != "" {

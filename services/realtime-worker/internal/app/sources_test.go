@@ -57,6 +57,7 @@ func TestStaticRoomReplayTranscriptionEventsAndReconnect(t *testing.T) {
 	// A second replica on the same queue and leases does not join the
 	// room again; it finds the same meeting.
 	second := start(t, devConfig(t, map[string]string{
+		"MITHUB_WORKER_ID":           "second-replica",
 		"MITHUB_DATABASE_URL":        s.workerDB,
 		"MITHUB_API_URL":             s.api.URL,
 		"MITHUB_LIVEKIT_URL":         s.lk.URL,

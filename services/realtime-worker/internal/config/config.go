@@ -91,6 +91,12 @@ type Config struct {
 	// the per-room leases that keep replicas from joining a room twice
 	// (default mithub:rt:room:).
 	LeasePrefix string
+	// WorkerID is MITHUB_WORKER_ID, this replica's owner id in room leases
+	// (default the host name). It must stay the same across restarts of a
+	// replica, so that a restarted worker takes its rooms back at once
+	// instead of waiting for the dead process's leases to expire, and
+	// differ between replicas running at the same time.
+	WorkerID string
 	// SpoolDir is MITHUB_WORKER_SPOOL_DIR, where final segments wait while
 	// PostgreSQL is unreachable (default $TMPDIR/mithub-realtime-spool).
 	SpoolDir string
@@ -159,6 +165,7 @@ func load(r *envconf.Reader) (Config, error) {
 		Queue:            r.String("MITHUB_WORKER_QUEUE", "bot"),
 		Concurrency:      r.Int("MITHUB_WORKER_CONCURRENCY", 4, 1, 1000),
 		LeasePrefix:      r.String("MITHUB_WORKER_LEASE_PREFIX", "mithub:rt:room:"),
+		WorkerID:         r.String("MITHUB_WORKER_ID", defaultWorkerID()),
 		SpoolDir:         r.String("MITHUB_WORKER_SPOOL_DIR", filepath.Join(os.TempDir(), "mithub-realtime-spool")),
 		SpoolMaxBytes:    r.Int("MITHUB_WORKER_SPOOL_MAX_BYTES", 64<<20, 4<<10, 1<<40),
 		BatchMax:         r.Int("MITHUB_WORKER_BATCH_MAX", 200, 1, 10000),
@@ -190,6 +197,9 @@ func load(r *envconf.Reader) (Config, error) {
 			r.Fail("MITHUB_WORKER_ROOMS", "room name %.20q... is longer than 256 bytes", room)
 		}
 	}
+	if c.WorkerID == "" || len(c.WorkerID) > 200 {
+		r.Fail("MITHUB_WORKER_ID", "must be 1 to 200 bytes")
+	}
 	if len(c.WakeWords) == 0 {
 		r.Fail("MITHUB_WAKE_WORDS", "needs at least one wake word")
 	}
@@ -207,6 +217,15 @@ func load(r *envconf.Reader) (Config, error) {
 	}
 	c.LogLevel = lvl
 	return c, r.Err()
+}
+
+// defaultWorkerID is the host name, which names a replica across its
+// restarts (a container's or pod's name).
+func defaultWorkerID() string {
+	if h, err := os.Hostname(); err == nil && h != "" {
+		return h
+	}
+	return "realtime-worker"
 }
 
 // checkURL records an error unless raw is an absolute URL with a host and

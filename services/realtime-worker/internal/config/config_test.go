@@ -16,6 +16,10 @@ func TestDevDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		t.Fatalf("hostname %q: %v", host, err)
+	}
 	want := config.Config{
 		Env:              config.EnvDev,
 		DatabaseURL:      "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable",
@@ -33,6 +37,7 @@ func TestDevDefaults(t *testing.T) {
 		Queue:            "bot",
 		Concurrency:      4,
 		LeasePrefix:      "mithub:rt:room:",
+		WorkerID:         host,
 		SpoolDir:         filepath.Join(os.TempDir(), "mithub-realtime-spool"),
 		SpoolMaxBytes:    64 << 20,
 		BatchMax:         200,
@@ -127,6 +132,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{"MITHUB_REPLAY_FILE", "/nonexistent/meeting.jsonl"},
 		{"MITHUB_REPLAY_RATE", "-1"},
 		{"MITHUB_WORKER_ROOMS", strings.Repeat("r", 300)},
+		{"MITHUB_WORKER_ID", strings.Repeat("w", 201)},
 	}
 	for _, tt := range tests {
 		_, err := config.FromMap(devWith(tt.name, tt.give))
@@ -139,13 +145,13 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 func TestWorkerSettings(t *testing.T) {
 	c, err := config.FromMap(map[string]string{
 		"MITHUB_ENV": "dev", "MITHUB_WORKER_ROOMS": " standup, 주간 회의 ,", "MITHUB_WORKER_QUEUE": "bot-test",
-		"MITHUB_WAKE_FOLLOWUP": "3s", "MITHUB_REPLAY_RATE": "0",
+		"MITHUB_WAKE_FOLLOWUP": "3s", "MITHUB_REPLAY_RATE": "0", "MITHUB_WORKER_ID": "rtw-0",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(c.Rooms, []string{"standup", "주간 회의"}) || c.Queue != "bot-test" ||
-		c.WakeFollowUp != 3*time.Second || c.ReplayRate != 0 {
+		c.WakeFollowUp != 3*time.Second || c.ReplayRate != 0 || c.WorkerID != "rtw-0" {
 		t.Errorf("config = %+v", c)
 	}
 }

@@ -35,16 +35,23 @@ type record struct {
 // record written twice is harmless because ingest is idempotent. Spool is
 // not safe for concurrent use: the Writer's goroutine owns it.
 type Spool struct {
-	dir   string
-	max   int64
-	f     *os.File
-	queue []record // records not yet committed, oldest first
+	dir string
+	max int64
+	f   *os.File
+	jl  *Journal
+	// Recovered is the number of segments moved from the journal a
+	// previous process left into the spool, and Lost those refused by
+	// the spool's bound.
+	Recovered, Lost int
+	queue           []record // records not yet committed, oldest first
 	// size is the file's length; committed the offset of queue[0].
 	size, committed int64
 }
 
 // OpenSpool opens (creating) the spool in dir, bounded to maxBytes of
-// pending records, and loads what a previous process left behind.
+// pending records, and loads what a previous process left behind: its
+// spool, then the segments of its journal (see Journal), which are
+// appended to the spool so that the writer stores them first.
 func OpenSpool(dir string, maxBytes int64) (*Spool, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create spool dir: %w", err)
@@ -62,8 +69,38 @@ func OpenSpool(dir string, maxBytes int64) (*Spool, error) {
 		f.Close()
 		return nil, err
 	}
+	if err := s.openJournal(); err != nil {
+		f.Close()
+		return nil, err
+	}
 	return s, nil
 }
+
+// openJournal starts the journal and moves the records a previous process
+// left in it into the spool.
+func (s *Spool) openJournal() error {
+	jl, recs, err := openJournal(s.dir)
+	if err != nil {
+		return err
+	}
+	s.jl = jl
+	if len(recs) > 0 {
+		n, err := s.Append(recs)
+		s.Recovered, s.Lost = n, len(recs)-n
+		if err != nil && !errors.Is(err, ErrSpoolFull) {
+			jl.close()
+			return err
+		}
+	}
+	if err := jl.removeOld(); err != nil {
+		jl.close()
+		return err
+	}
+	return nil
+}
+
+// Journal is where the writer journals segments before queueing them.
+func (s *Spool) Journal() *Journal { return s.jl }
 
 // load reads the records after the committed offset. A torn last line
 // (a crash mid-append) is cut off.
@@ -176,8 +213,11 @@ func (s *Spool) Commit(n int) error {
 	return writeFileAtomic(filepath.Join(s.dir, offsetFile), []byte(strconv.FormatInt(s.committed, 10)))
 }
 
-// Close closes the file; pending records stay on disk for the next start.
-func (s *Spool) Close() error { return s.f.Close() }
+// Close closes the files; pending records stay on disk for the next start.
+func (s *Spool) Close() error {
+	jerr := s.jl.close()
+	return errors.Join(s.f.Close(), jerr)
+}
 
 func writeFileAtomic(path string, b []byte) error {
 	tmp := path + ".tmp"

@@ -42,6 +42,8 @@ type Stats struct {
 type op struct {
 	rec     record
 	barrier chan bool // replies whether the spool is empty
+	// journaled: rec is in the journal.
+	journaled bool
 }
 
 // Writer batches final segments into the database. Add and Flush may be
@@ -49,6 +51,7 @@ type op struct {
 type Writer struct {
 	st       Store
 	spool    *Spool
+	jl       *Journal
 	log      *slog.Logger
 	batchMax int
 	// stored is called after segments of a meeting were inserted.
@@ -65,23 +68,44 @@ type Writer struct {
 // called on the writer goroutine after each batch that inserted rows.
 func NewWriter(st Store, spool *Spool, batchMax int, log *slog.Logger, stored func(meetingID string, inserted int)) *Writer {
 	w := &Writer{
-		st: st, spool: spool, log: log, batchMax: max(batchMax, 1), stored: stored,
+		st: st, spool: spool, jl: spool.Journal(), log: log, batchMax: max(batchMax, 1), stored: stored,
 		in: make(chan op, queueLen), done: make(chan struct{}),
 	}
 	w.stats.pending.Store(int64(spool.Len()))
 	return w
 }
 
-// Add queues one validated final segment. It blocks while the queue is
-// full, until ctx ends.
+// Add journals one validated final segment and queues it; once Add
+// returns nil the segment survives a crash of the process. It blocks while
+// the queue is full, until ctx ends.
 func (w *Writer) Add(ctx context.Context, tenantID, meetingID string, u store.Utterance) error {
+	if err := w.jl.lock(ctx); err != nil {
+		return err
+	}
+	defer w.jl.unlock()
+	o := op{rec: record{TenantID: tenantID, MeetingID: meetingID, U: u}, journaled: true}
+	if err := w.jl.append(o.rec); err != nil {
+		// A full or broken disk: the segment is still written, only not
+		// protected against a crash.
+		w.log.Error("journal segment", "meeting_id", meetingID, "segment_id", u.SegmentID, "err", err)
+		o.journaled = false
+	}
 	select {
-	case w.in <- op{rec: record{TenantID: tenantID, MeetingID: meetingID, U: u}}:
+	case w.in <- o:
 		return nil
 	case <-w.done:
+		w.unjournal(o)
 		return ErrStopped
 	case <-ctx.Done():
+		w.unjournal(o)
 		return ctx.Err()
+	}
+}
+
+// unjournal takes back the journal record of an op that was not queued.
+func (w *Writer) unjournal(o op) {
+	if o.journaled {
+		w.jl.unappend()
 	}
 }
 
@@ -175,6 +199,21 @@ func (w *Writer) handle(ctx context.Context, ops []op) {
 		recs = append(recs, o.rec)
 	}
 	w.write(ctx, recs)
+	w.journaled(ops)
+}
+
+// journaled tells the journal that the segments of ops are stored,
+// spooled or dropped.
+func (w *Writer) journaled(ops []op) {
+	n := 0
+	for _, o := range ops {
+		if o.journaled {
+			n++
+		}
+	}
+	if err := w.jl.markDone(n); err != nil {
+		w.log.Error("journal", "err", err)
+	}
 }
 
 // write stores recs directly when the spool is empty, grouping runs of
@@ -270,6 +309,7 @@ func (w *Writer) stop(timeout time.Duration) {
 				o.barrier <- w.spool.Len() == 0
 			case ctx.Err() != nil:
 				w.toSpool([]record{o.rec})
+				w.journaled([]op{o})
 			default:
 				w.handle(ctx, w.collect(o))
 			}

@@ -14,8 +14,12 @@ import (
 
 // Lease timing.
 const (
-	leaseTTL   = 30 * time.Second
-	leaseRenew = 10 * time.Second
+	// defaultLeaseTTL is how long a lease outlives its last renewal; it is
+	// renewed every third of that.
+	defaultLeaseTTL = 30 * time.Second
+	// defaultLeaseRetry is how often a room whose lease another owner
+	// holds is tried again.
+	defaultLeaseRetry = 2 * time.Second
 	// endTimeout bounds flushing and ending a meeting after its room.
 	endTimeout = 15 * time.Second
 )
@@ -43,19 +47,26 @@ type Manager struct {
 	ender    Ender
 	leases   Leaser
 	owner    string
+	leaseTTL time.Duration
+	retry    time.Duration
 	tenantID string
 	log      *slog.Logger
 	ctx      context.Context
 	wg       sync.WaitGroup
+	// runSession runs a session until it ends.
+	runSession func(ctx context.Context, s *Session) outcome
 
 	// replay is the transcript replayed into replayRoom.
 	replayRoom string
 	replay     []transcript.Segment
 	replayRate float64
 
-	// mu guards sessions.
+	// mu guards sessions and waiting.
 	mu       sync.Mutex
 	sessions map[string]*running
+	// waiting are the rooms whose lease another owner holds, which this
+	// worker takes over once the lease is free.
+	waiting map[string]bool
 }
 
 // running is a started session.
@@ -64,7 +75,9 @@ type running struct {
 	cancel    context.CancelFunc
 	// finished asks the session to end the meeting when it stops.
 	finished bool
-	done     chan struct{}
+	// leaseLost: another worker took the room's lease.
+	leaseLost bool
+	done      chan struct{}
 }
 
 // ManagerConfig wires a Manager.
@@ -73,18 +86,34 @@ type ManagerConfig struct {
 	Meetings Meetings
 	Ender    Ender
 	Leases   Leaser
-	// Owner identifies this replica in leases.
+	// Owner identifies this replica in leases. It must survive a restart
+	// of the replica (so that a restarted worker takes its own leases back
+	// at once) and differ between replicas.
 	Owner string
+	// LeaseTTL is how long a lease outlives its last renewal (default 30s).
+	LeaseTTL time.Duration
+	// LeaseRetry is how often a room whose lease another owner holds is
+	// tried again (default 2s).
+	LeaseRetry time.Duration
 	// TenantID is the tenant the worker writes under.
 	TenantID string
 }
 
 // NewManager returns a manager whose sessions run until ctx ends.
 func NewManager(ctx context.Context, c ManagerConfig) *Manager {
-	return &Manager{
+	m := &Manager{
 		deps: c.Deps, meetings: c.Meetings, ender: c.Ender, leases: c.Leases, owner: c.Owner,
+		leaseTTL: c.LeaseTTL, retry: c.LeaseRetry,
 		tenantID: c.TenantID, log: c.Deps.Log, ctx: ctx, sessions: map[string]*running{},
+		waiting: map[string]bool{}, runSession: func(ctx context.Context, s *Session) outcome { return s.run(ctx) },
 	}
+	if m.leaseTTL <= 0 {
+		m.leaseTTL = defaultLeaseTTL
+	}
+	if m.retry <= 0 {
+		m.retry = defaultLeaseRetry
+	}
+	return m
 }
 
 // SetReplay replays segs into room's session, rate times real time.
@@ -94,32 +123,56 @@ func (m *Manager) SetReplay(room string, segs []transcript.Segment, rate float64
 
 // Join makes the bot record room into meetingID, or into the room's
 // active meeting (created when there is none) when meetingID is empty.
-// Joining a room this worker or another replica already serves is a no-op.
+// Joining a room this worker already serves is a no-op. When another
+// owner holds the room's lease, the worker keeps trying to take it until
+// the lease is free (its owner left, or died and the lease expired) or the
+// meeting has ended.
 func (m *Manager) Join(ctx context.Context, room, meetingID string) (string, error) {
-	m.mu.Lock()
-	if r, ok := m.sessions[room]; ok {
-		m.mu.Unlock()
-		return r.meetingID, nil
+	if id, ok := m.serving(room); ok {
+		return id, nil
 	}
-	m.mu.Unlock()
-
 	meeting, err := m.resolve(ctx, room, meetingID)
 	if err != nil {
 		return "", err
 	}
-	if m.leases != nil {
-		ok, err := m.leases.Acquire(ctx, room, m.owner, leaseTTL)
-		switch {
-		case err != nil:
-			// Redis down: joining twice only costs duplicate work, since
-			// ingest is idempotent; not joining loses the meeting.
-			m.log.Warn("room lease unavailable, joining anyway", "room", room, "err", err)
-		case !ok:
-			m.log.Info("room served by another worker", "room", room)
-			return meeting.ID, nil
-		}
+	if !m.acquire(ctx, room) {
+		m.log.Info("room served by another worker; taking it over when its lease is free", "room", room)
+		m.await(room, meeting)
+		return meeting.ID, nil
 	}
+	return m.start(room, meeting)
+}
 
+// serving returns the meeting of the room's session, if this worker has
+// one.
+func (m *Manager) serving(room string) (string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	r, ok := m.sessions[room]
+	if !ok {
+		return "", false
+	}
+	return r.meetingID, true
+}
+
+// acquire takes the room's lease; false when another owner holds it.
+func (m *Manager) acquire(ctx context.Context, room string) bool {
+	if m.leases == nil {
+		return true
+	}
+	ok, err := m.leases.Acquire(ctx, room, m.owner, m.leaseTTL)
+	if err != nil {
+		// Redis down: joining twice only costs duplicate work, since
+		// ingest is idempotent; not joining loses the meeting.
+		m.log.Warn("room lease unavailable, joining anyway", "room", room, "err", err)
+		return true
+	}
+	return ok
+}
+
+// start runs a session of room recording into meeting; the caller holds
+// the room's lease.
+func (m *Manager) start(room string, meeting store.Meeting) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if r, ok := m.sessions[room]; ok {
@@ -137,6 +190,59 @@ func (m *Manager) Join(ctx context.Context, room, meetingID string) (string, err
 	}
 	m.wg.Go(func() { m.own(sctx, room, s, r) })
 	return meeting.ID, nil
+}
+
+// await starts, unless one runs, a loop that tries the room's lease every
+// retry interval and starts the session once it is acquired. The loop
+// ends with the manager, when this worker serves the room, or when the
+// meeting has ended (the worker that served it ended it).
+func (m *Manager) await(room string, meeting store.Meeting) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.waiting[room] || m.ctx.Err() != nil {
+		return
+	}
+	m.waiting[room] = true
+	m.wg.Go(func() {
+		defer func() {
+			m.mu.Lock()
+			delete(m.waiting, room)
+			m.mu.Unlock()
+		}()
+		m.retryJoin(m.ctx, room, meeting)
+	})
+}
+
+func (m *Manager) retryJoin(ctx context.Context, room string, meeting store.Meeting) {
+	t := time.NewTicker(m.retry)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if _, ok := m.serving(room); ok {
+			return
+		}
+		mt, err := m.meetings.GetMeeting(ctx, m.tenantID, meeting.ID)
+		if err != nil {
+			m.log.Warn("check meeting of a room waiting for its lease", "room", room, "meeting_id", meeting.ID, "err", err)
+			continue
+		}
+		if mt.Status == store.MeetingEnded {
+			m.log.Info("meeting ended while its room was served by another worker", "room", room, "meeting_id", mt.ID)
+			return
+		}
+		if !m.acquire(ctx, room) {
+			continue
+		}
+		if _, err := m.start(room, mt); err != nil {
+			return
+		}
+		m.log.Info("room taken over", "room", room, "meeting_id", mt.ID)
+		return
+	}
 }
 
 // resolve finds the meeting a join records into.
@@ -168,12 +274,13 @@ func (m *Manager) own(ctx context.Context, room string, s *Session, r *running) 
 	if m.leases != nil {
 		go m.renew(renewCtx, room, r)
 	}
-	out := s.run(ctx)
+	out := m.runSession(ctx, s)
 	stopRenew()
 
 	m.mu.Lock()
 	delete(m.sessions, room)
 	ended := out == roomEnded || r.finished
+	lost := r.leaseLost
 	m.mu.Unlock()
 
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), endTimeout)
@@ -184,6 +291,11 @@ func (m *Manager) own(ctx context.Context, room string, s *Session, r *running) 
 		}
 	}
 	if !ended {
+		if lost {
+			// Another worker took the room over; take it back should
+			// that worker die.
+			m.await(room, s.meeting)
+		}
 		return
 	}
 	if empty, err := m.deps.Writer.Flush(cctx); err != nil || !empty {
@@ -209,7 +321,7 @@ func (m *Manager) end(ctx context.Context, meetingID string) {
 // renew keeps the room's lease while the session runs; a lost lease ends
 // the session (another replica took the room over).
 func (m *Manager) renew(ctx context.Context, room string, r *running) {
-	t := time.NewTicker(leaseRenew)
+	t := time.NewTicker(m.leaseTTL / 3)
 	defer t.Stop()
 	for {
 		select {
@@ -217,13 +329,16 @@ func (m *Manager) renew(ctx context.Context, room string, r *running) {
 			return
 		case <-t.C:
 		}
-		ok, err := m.leases.Renew(ctx, room, m.owner, leaseTTL)
+		ok, err := m.leases.Renew(ctx, room, m.owner, m.leaseTTL)
 		if err != nil {
 			m.log.Warn("renew room lease", "room", room, "err", err)
 			continue
 		}
 		if !ok {
 			m.log.Warn("room lease lost, leaving", "room", room)
+			m.mu.Lock()
+			r.leaseLost = true
+			m.mu.Unlock()
 			r.cancel()
 			return
 		}
