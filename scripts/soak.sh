@@ -7,9 +7,17 @@
 # lost or doubled, or on RSS growth of 10% or more after the 2-minute
 # warm-up. Not part of CI (make soak).
 #
+# agent-api's Go heap is sampled from its /metrics at the same interval and
+# reported after the RSS: heap in use, the live heap at the last collection
+# (the next GC target × 100 / (100 + GOGC)) and the ask topic cache. RSS
+# follows the heap's GC cycle; the live heap is what the process keeps.
+# Meetings keep growing for the whole run, so part of the growth is their
+# working set (see docs/reliability.md).
+#
 # Environment: SOAK_MEETINGS (200), SOAK_RATE (2s), SOAK_DURATION (10m),
 # SOAK_WARMUP (2m), SOAK_ASK_EVERY (30s), SOAK_OUT (tmp/soak.md), SOAK_DB
-# (mithub_load). Extra arguments go to mithubctl load.
+# (mithub_load), SOAK_HEAP_EVERY (30, seconds). Extra arguments go to
+# mithubctl load.
 set -euo pipefail
 SCRIPT_NAME=soak
 cd "$(dirname "$0")/.."
@@ -23,13 +31,77 @@ out=${SOAK_OUT:-tmp/soak.md}
 ensure_database "$db" fresh
 redis-cli -n 13 FLUSHDB >/dev/null
 export MITHUB_ENV=dev MITHUB_API_KEY=dev-key MITHUB_LOG_LEVEL=warn
-export MITHUB_HTTP_ADDR=127.0.0.1:18580 MITHUB_WORKER_HTTP_ADDR=127.0.0.1:18581
+export MITHUB_HTTP_ADDR=127.0.0.1:18680 MITHUB_WORKER_HTTP_ADDR=127.0.0.1:18681
 export MITHUB_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db?sslmode=disable"
 export MITHUB_REDIS_URL=redis://127.0.0.1:6379/13
 export MITHUB_API_URL="http://$MITHUB_HTTP_ADDR"
 export MITHUB_LLM_PROVIDER=local MITHUB_EMBED_PROVIDER=local
 
+heap_tsv=tmp/soak-heap.tsv
+heap_every=${SOAK_HEAP_EVERY:-30}
+HEAP_PID=
+
+# heap_sample appends one line to $heap_tsv: seconds since $1, then
+# agent-api's heap in use, live heap at the last GC and ask topic cache,
+# in bytes. A failed read writes nothing.
+heap_sample() {
+  local m
+  m=$(curl -fsS --max-time 5 "$MITHUB_API_URL/metrics" 2>/dev/null) || return 0
+  printf '%s\n' "$m" | awk -v t=$(($(date +%s) - $1)) '
+    $1 == "go_memstats_heap_inuse_bytes" { inuse = $2 }
+    $1 == "go_memstats_next_gc_bytes" { next_gc = $2 }
+    $1 == "go_gc_gogc_percent" { gogc = $2 }
+    $1 == "mithub_ask_topic_cache_bytes" { topics = $2 }
+    END {
+      if (gogc <= 0) gogc = 100
+      if (inuse > 0) printf "%d\t%.0f\t%.0f\t%.0f\n", t, inuse, next_gc * 100 / (100 + gogc), topics
+    }' >>"$heap_tsv"
+}
+
+# seconds converts a Go duration such as 2m or 1m30s to whole seconds.
+seconds() {
+  printf '%s\n' "$1" | awk '{
+    s = 0; d = $0
+    while (match(d, /^[0-9.]+(ms|h|m|s)/)) {
+      v = substr(d, 1, RLENGTH); d = substr(d, RLENGTH + 1)
+      if (v ~ /ms$/) s += v / 1000; else if (v ~ /h$/) s += v * 3600; else if (v ~ /m$/) s += v * 60; else s += v
+    }
+    if (d != "") { print "bad"; exit }
+    printf "%d\n", s
+  }'
+}
+
+# heap_report prints the heap table and the live heap's growth from the
+# first sample at or after the warm-up to the last.
+heap_report() {
+  local warm
+  warm=$(seconds "${SOAK_WARMUP:-2m}")
+  [ -s "$heap_tsv" ] || { echo; echo "agent-api heap: no sample could be read from /metrics."; return; }
+  awk -F'\t' -v warm="$warm" '
+    function mib(b) { return sprintf("%.1f", b / 1048576) }
+    BEGIN {
+      print ""
+      print "agent-api Go heap (MiB) from /metrics: in use, live at the last GC, ask topic cache:"
+      print ""
+      print "| time | heap in use | live heap | topic cache |"
+      print "|---|---:|---:|---:|"
+    }
+    {
+      printf "| %d:%02d | %s | %s | %s |\n", $1 / 60, $1 % 60, mib($2), mib($3), mib($4)
+      if (base == "" && $1 >= warm) { base = $3; bt = $1 }
+      last = $3; lt = $1
+    }
+    END {
+      if (base > 0)
+        printf "\nLive heap growth after the warm-up: %+.1f%% (%s → %s MiB, %d:%02d → %d:%02d).\n",
+          100 * (last - base) / base, mib(base), mib(last), bt / 60, bt % 60, lt / 60, lt % 60
+    }' "$heap_tsv"
+}
+
 cleanup() {
+  if [ -n "$HEAP_PID" ]; then
+    kill "$HEAP_PID" 2>/dev/null || true
+  fi
   stop_worker
   stop_api
 }
@@ -38,7 +110,25 @@ mkdir -p tmp "$(dirname "$out")"
 start_api tmp/soak-agent-api.log
 start_worker tmp/soak-pr-worker.log
 
+[ "$(seconds "${SOAK_WARMUP:-2m}")" != bad ] || die "SOAK_WARMUP=$SOAK_WARMUP is not a duration such as 2m"
+: >"$heap_tsv"
+t0=$(date +%s)
+(
+  while :; do
+    heap_sample "$t0"
+    sleep "$heap_every"
+  done
+) &
+HEAP_PID=$!
+
+status=0
 bin/mithubctl load --meetings "${SOAK_MEETINGS:-200}" --rate "${SOAK_RATE:-2s}" --duration "${SOAK_DURATION:-10m}" \
   --warmup "${SOAK_WARMUP:-2m}" --ask-every "${SOAK_ASK_EVERY:-30s}" --pr-at-end --label soak \
   --proc "agent-api=$API_PID,pr-worker=$WORKER_PID" --rss-every 30s --database-url "$MITHUB_DATABASE_URL" \
-  --max-errors 0 --max-rss-growth 10 --out "$out" "$@"
+  --max-errors 0 --max-rss-growth 10 --out "$out" "$@" || status=$?
+kill "$HEAP_PID" 2>/dev/null || true
+wait "$HEAP_PID" 2>/dev/null || true
+HEAP_PID=
+heap_sample "$t0"
+heap_report | tee -a "$out"
+exit "$status"

@@ -119,6 +119,22 @@ func (m *Manager) takeChunk() (SegmentInput, bool) {
 	return in, true
 }
 
+// dropFront removes the first n turns. The rest moves to a new array
+// when the old one is more than twice what it holds (or twice a chunk of
+// chunk turns, whichever is more), so a backlog that
+// has been segmented (after a slow or failed provider) does not keep its
+// array, and the turns in it, for the rest of the meeting.
+func dropFront(ts []Turn, n, chunk int) []Turn {
+	rest := ts[n:]
+	if cap(ts) <= 2*max(len(rest), chunk) {
+		return rest
+	}
+	if len(rest) == 0 {
+		return nil
+	}
+	return append(make([]Turn, 0, 2*len(rest)), rest...)
+}
+
 // l1TailLocked returns a copy of the last turns covered by topics.
 func (m *Manager) l1TailLocked() []Turn {
 	return append([]Turn(nil), m.l1Tail...)
@@ -186,7 +202,7 @@ func (m *Manager) processChunk(in SegmentInput) {
 		m.topics = append(m.topics, t)
 		m.lex = append(m.lex, indexTurns(in.Turns[t.StartSeq-first:t.EndSeq-first+1]))
 	}
-	m.pending = m.pending[len(in.Turns):]
+	m.pending = dropFront(m.pending, len(in.Turns), m.cfg.ChunkTurns)
 	for _, t := range in.Turns {
 		m.pendTokens -= t.Tokens
 	}

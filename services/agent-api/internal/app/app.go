@@ -123,8 +123,14 @@ func (a *App) init(ctx context.Context) error {
 		Store: a.store, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
 		Model: model, Window: tokens.ContextWindow(model, a.cfg.LLM.ContextWindow), ReservedOutput: a.cfg.LLM.MaxOutputTokens,
 		Corrector: corr, L1Wait: a.cfg.Context.WithDefaults().L1Wait, Log: a.log,
-		MemoryBank: asking.StoredBank(a.store),
+		MemoryBank: asking.StoredBank(a.store), TopicCacheBytes: int64(a.cfg.AskTopicCacheBytes),
 	}
+	if a.cfg.AskTopicCacheBytes == 0 {
+		asker.TopicCacheBytes = -1
+	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "mithub_ask_topic_cache_bytes", Help: "Estimated bytes of the indexed topic turns kept between asks.",
+	}, func() float64 { _, n := asker.TopicCacheStats(); return float64(n) }))
 	// Compressions asked for over MCP run on pr-worker through the queue.
 	memEngine := memory.NewEngine(a.store, counter, memory.NewLocal(), a.cfg.Memory)
 	memQueue := memory.NewQueue(memEngine, asynq.NewClientFromRedisClient(a.redis), a.redis,

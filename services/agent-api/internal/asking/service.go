@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
-	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/mithub/mithub/pkg/ask"
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -66,16 +65,16 @@ type Service struct {
 	Corrector      *tokens.Corrector
 	L1Wait         time.Duration
 	Log            *slog.Logger
+	// TopicCacheBytes bounds the indexed topic turns kept between asks
+	// (a topic of 400 turns takes about 270 KB with its text); 0 takes
+	// DefaultTopicCacheBytes, a negative value keeps none.
+	TopicCacheBytes int64
 
 	topicsOnce sync.Once
-	topics     *lru.Cache[string, *ask.TurnIndex]
+	topics     *topicCache
 	memoOnce   sync.Once
 	memo       memoCounter
 }
-
-// topicCacheSize bounds the topics whose indexed turns are kept between
-// asks (a topic of 400 turns takes about 300 KB with its text).
-const topicCacheSize = 256
 
 // Request is one question.
 type Request struct {
@@ -336,9 +335,9 @@ func (s *Service) searched(ctx context.Context, p *Prepared, m *meetingctx.Manag
 // topicTurns returns a topic's turns, indexed for scoring, from the cache
 // or from the store. A topic that grows or merges gets a new key.
 func (s *Service) topicTurns(ctx context.Context, p *Prepared, t meetingctx.Topic) (*ask.TurnIndex, error) {
-	s.topicsOnce.Do(func() { s.topics, _ = lru.New[string, *ask.TurnIndex](topicCacheSize) })
-	key := fmt.Sprintf("%s/%s/%s/%d/%d-%d", p.tenantID, p.meeting.ID, t.ID, t.Version, t.StartSeq, t.EndSeq)
-	if docs, ok := s.topics.Get(key); ok {
+	c := s.topicCache()
+	key := topicKey{tenantID: p.tenantID, meetingID: p.meeting.ID, topicID: t.ID, version: t.Version, startSeq: t.StartSeq, endSeq: t.EndSeq}
+	if docs, ok := c.get(key); ok {
 		return docs, nil
 	}
 	rows, err := s.Store.TranscriptRange(ctx, p.tenantID, p.meeting.ID, t.StartSeq, t.EndSeq, topicTurns)
@@ -346,9 +345,24 @@ func (s *Service) topicTurns(ctx context.Context, p *Prepared, t meetingctx.Topi
 		return nil, err
 	}
 	docs := ask.NewTurnIndex(contexts.Turns(rows))
-	s.topics.Add(key, docs)
+	c.add(key, t.MergedFrom, docs)
 	return docs, nil
 }
+
+func (s *Service) topicCache() *topicCache {
+	s.topicsOnce.Do(func() {
+		n := s.TopicCacheBytes
+		if n == 0 {
+			n = DefaultTopicCacheBytes
+		}
+		s.topics = newTopicCache(n)
+	})
+	return s.topics
+}
+
+// TopicCacheStats returns the topics whose indexed turns are cached and
+// their estimated size in bytes.
+func (s *Service) TopicCacheStats() (topics int, bytes int64) { return s.topicCache().stats() }
 
 // period reads the catch-up turns: since since_ms; else since the asker
 // last left the meeting (a question asked by voice is itself the asker's
@@ -390,7 +404,24 @@ func (s *Service) period(ctx context.Context, p *Prepared, snap meetingctx.Snaps
 // Answer answers a prepared question, calling onToken with each piece of
 // the answer, and records the exchange in the thread.
 func (s *Service) Answer(ctx context.Context, p *Prepared, onToken func(string) error) (Result, error) {
-	ans, err := s.Answerer.Answer(ctx, p.ctx, p.call, p.plan.NextSubquery, onToken)
+	started := false
+	ans, err := s.Answerer.Answer(ctx, p.ctx, p.call, p.plan.NextSubquery, func(tok string) error {
+		started = true
+		return onToken(tok)
+	})
+	if err != nil && !started && ctx.Err() == nil && ask.ReadsPrompt(s.Answerer) {
+		// The model failed before its first token (timeout, error, an
+		// unreadable reply): the asker gets an extractive answer from the
+		// same context rather than none, and is told why.
+		s.Log.WarnContext(ctx, "model did not answer; answering extractively", "meeting_id", p.meeting.ID, "err", err)
+		why := "it failed or its reply was unreadable"
+		if errors.Is(err, context.DeadlineExceeded) {
+			why = "it timed out"
+		}
+		if ans, err = (ask.Extractive{}).Answer(ctx, p.ctx, p.call, p.plan.NextSubquery, onToken); err == nil {
+			ans.Warnings = append(ans.Warnings, "the model did not answer ("+why+"), so this answer quotes the transcript instead")
+		}
+	}
 	if err != nil {
 		return Result{}, err
 	}

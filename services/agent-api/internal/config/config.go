@@ -9,6 +9,7 @@ import (
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/services/agent-api/internal/asking"
 )
 
 // Environments.
@@ -43,6 +44,10 @@ type Config struct {
 	// CacheTTL is MITHUB_CACHE_TTL, idle time before a meeting's context is
 	// dropped from memory (default 1h).
 	CacheTTL time.Duration
+	// AskTopicCacheBytes is MITHUB_ASK_TOPIC_CACHE_BYTES (default 64 MiB;
+	// 0 keeps none): the indexed turns of searched topics kept between asks,
+	// by estimated size; only the newest version of a topic is kept.
+	AskTopicCacheBytes int
 	// Memory is the long-conversation memory (MITHUB_MEMORY_*); the MCP
 	// memory tools plan compressions here and pr-worker runs them.
 	Memory memory.Config
@@ -122,16 +127,17 @@ func FromMap(m map[string]string) (Config, error) { return load(envconf.FromMap(
 
 func load(r *envconf.Reader) (Config, error) {
 	c := Config{
-		Env:              r.OneOf("MITHUB_ENV", EnvProd, EnvDev, EnvProd),
-		DatabaseURL:      r.String("MITHUB_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable"),
-		DatabaseMaxConns: r.Int("MITHUB_DATABASE_MAX_CONNS", 16, 1, 1000),
-		AutoMigrate:      r.Bool("MITHUB_AUTO_MIGRATE", true),
-		RedisURL:         r.String("MITHUB_REDIS_URL", "redis://127.0.0.1:6379/0"),
-		HTTPAddr:         r.String("MITHUB_HTTP_ADDR", ":8080"),
-		BodyLimit:        r.Int("MITHUB_HTTP_BODY_LIMIT", 4<<20, 1<<10, 256<<20),
-		CacheSize:        r.Int("MITHUB_CACHE_SIZE", 1000, 1, 10_000_000),
-		CacheTTL:         r.Duration("MITHUB_CACHE_TTL", time.Hour),
-		Memory:           memory.LoadConfig(r),
+		Env:                r.OneOf("MITHUB_ENV", EnvProd, EnvDev, EnvProd),
+		DatabaseURL:        r.String("MITHUB_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable"),
+		DatabaseMaxConns:   r.Int("MITHUB_DATABASE_MAX_CONNS", 16, 1, 1000),
+		AutoMigrate:        r.Bool("MITHUB_AUTO_MIGRATE", true),
+		RedisURL:           r.String("MITHUB_REDIS_URL", "redis://127.0.0.1:6379/0"),
+		HTTPAddr:           r.String("MITHUB_HTTP_ADDR", ":8080"),
+		BodyLimit:          r.Int("MITHUB_HTTP_BODY_LIMIT", 4<<20, 1<<10, 256<<20),
+		CacheSize:          r.Int("MITHUB_CACHE_SIZE", 1000, 1, 10_000_000),
+		CacheTTL:           r.Duration("MITHUB_CACHE_TTL", time.Hour),
+		AskTopicCacheBytes: r.Int("MITHUB_ASK_TOPIC_CACHE_BYTES", asking.DefaultTopicCacheBytes, 0, 1<<40),
+		Memory:             memory.LoadConfig(r),
 		Context: meetingctx.Config{
 			L0MaxTurns:      r.Int("MITHUB_CTX_L0_MAX_TURNS", meetingctx.DefaultL0MaxTurns, 1, 10_000),
 			L0MaxTokens:     r.Int("MITHUB_CTX_L0_MAX_TOKENS", meetingctx.DefaultL0MaxTokens, 1, 10_000_000),

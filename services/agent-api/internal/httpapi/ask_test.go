@@ -472,3 +472,51 @@ func TestAskSeesRowsWrittenElsewhere(t *testing.T) {
 	}
 	t.Fatalf("the row written elsewhere (seq 12) is not cited: %s", body)
 }
+
+// A model that fails before its first token (an error status, a cut-off
+// or unreadable reply) still leaves the asker with an answer: an
+// extractive one from the same context, with a warning that says so.
+func TestAskFallsBackWhenTheModelFails(t *testing.T) {
+	for name, reply := range map[string]func(http.ResponseWriter){
+		"error status": func(w http.ResponseWriter) {
+			http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusInternalServerError)
+		},
+		"cut-off body": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Write([]byte(`{"choices":[{"message":{"content":"The bud`))
+		},
+		"not a reply": func(w http.ResponseWriter) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html>502 Bad Gateway</html>"))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { reply(w) }))
+			t.Cleanup(srv.Close)
+			cl, err := openai.New(openai.Config{BaseURL: srv.URL, Model: "m", MaxRetries: -1, Timeout: 10 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := newHarness(t, harnessOpts{planner: ask.RulePlanner{}, answerer: ask.Chat{Chat: cl, Model: "m"}})
+			key := h.key("acme")
+			m := h.createMeeting(key)
+			h.post(key, m.ID, twoSubjects(30))
+			status, res, body := h.askJSON(key, m.ID, "", map[string]string{"question": "What about the 채용 interview loops for engineers?"})
+			if status != http.StatusOK || res.Provider != "local" || len(res.Citations) == 0 {
+				t.Fatalf("ask: %d %s", status, body)
+			}
+			warned := false
+			for _, w := range res.Warnings {
+				warned = warned || strings.Contains(w, "the model did not answer")
+			}
+			if !warned {
+				t.Fatalf("no warning that the model failed: %+v", res.Warnings)
+			}
+			// The stream says the same.
+			status, events := h.askSSE(key, m.ID, map[string]string{"question": "budget?"})
+			if status != http.StatusOK || len(events) == 0 || events[len(events)-1].name != "done" {
+				t.Fatalf("stream: %d, %d events", status, len(events))
+			}
+		})
+	}
+}

@@ -1,0 +1,103 @@
+package asking
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/meetingctx"
+)
+
+func indexOf(n int, text string) *ask.TurnIndex {
+	turns := make([]meetingctx.Turn, n)
+	for i := range turns {
+		turns[i] = meetingctx.Turn{Seq: i, SegmentID: fmt.Sprintf("seg-%d", i), SpeakerID: "s1", SpeakerName: "Kim", Text: fmt.Sprintf("%s %d", text, i)}
+	}
+	return ask.NewTurnIndex(turns)
+}
+
+func key(meeting, topic string, version int) topicKey {
+	return topicKey{tenantID: "t", meetingID: meeting, topicID: topic, version: version, startSeq: 0, endSeq: 9}
+}
+
+func TestTopicCacheStaysWithinBytes(t *testing.T) {
+	docs := indexOf(40, "we should ship the budget review before friday")
+	size := turnIndexSize(docs)
+	c := newTopicCache(10 * size)
+	for i := range 100 {
+		c.add(key(fmt.Sprintf("m%d", i%7), fmt.Sprintf("topic-%d", i), 1), nil, docs)
+		if _, b := c.stats(); b > 10*size {
+			t.Fatalf("after %d adds the cache holds %d bytes, over its bound %d", i+1, b, 10*size)
+		}
+	}
+	n, b := c.stats()
+	if n != 10 || b != 10*size {
+		t.Fatalf("cache holds %d topics in %d bytes, want 10 in %d", n, b, 10*size)
+	}
+	// The least recently used went first.
+	if _, ok := c.get(key("m1", "topic-99", 1)); !ok {
+		t.Fatal("newest topic missing")
+	}
+	if _, ok := c.get(key("m6", "topic-89", 1)); ok {
+		t.Fatal("an evicted topic is still there")
+	}
+}
+
+func TestTopicCacheKeepsOnlyTheNewestVersion(t *testing.T) {
+	docs := indexOf(10, "예산 검토를 금요일 전에 마무리하기로 했습니다")
+	c := newTopicCache(1 << 20)
+	c.add(key("m", "a", 1), nil, docs)
+	c.add(key("m", "b", 1), nil, docs)
+	c.add(key("m", "a", 2), nil, docs)
+	if _, ok := c.get(key("m", "a", 1)); ok {
+		t.Fatal("version 1 of a topic stayed after version 2 came")
+	}
+	if _, ok := c.get(key("m", "a", 2)); !ok {
+		t.Fatal("version 2 missing")
+	}
+	// An ask that read an older version late does not push the newer out.
+	c.add(key("m", "a", 1), nil, docs)
+	if _, ok := c.get(key("m", "a", 2)); !ok {
+		t.Fatal("an older version replaced the newer one")
+	}
+	// A merge drops the topics it absorbed.
+	c.add(key("m", "c", 3), []string{"b"}, docs)
+	if _, ok := c.get(key("m", "b", 1)); ok {
+		t.Fatal("a merged-away topic stayed")
+	}
+	// The same topic id in another meeting is another topic.
+	c.add(key("other", "a", 1), nil, docs)
+	if _, ok := c.get(key("m", "a", 2)); !ok {
+		t.Fatal("another meeting's topic replaced this one")
+	}
+	n, b := c.stats()
+	if want := 3 * turnIndexSize(docs); n != 3 || b != want {
+		t.Fatalf("cache holds %d topics in %d bytes, want 3 in %d", n, b, want)
+	}
+}
+
+func TestTopicCacheSizeCountsBytesAndSkipsOversized(t *testing.T) {
+	en := indexOf(20, strings.Repeat("budget ", 20))
+	ko := indexOf(20, strings.Repeat("예산 ", 20))
+	// Text is counted in bytes: a Korean syllable is three.
+	for _, x := range []*ask.TurnIndex{en, ko} {
+		text := 0
+		for _, d := range x.Docs {
+			text += len(d.Turn.Text)
+		}
+		if got := turnIndexSize(x); got < int64(text) {
+			t.Fatalf("estimated %d bytes for turns of %d bytes of text", got, text)
+		}
+	}
+	c := newTopicCache(turnIndexSize(en) - 1)
+	c.add(key("m", "a", 1), nil, en)
+	if n, b := c.stats(); n != 0 || b != 0 {
+		t.Fatalf("an index larger than the cache was kept: %d topics, %d bytes", n, b)
+	}
+	off := newTopicCache(-1)
+	off.add(key("m", "a", 1), nil, en)
+	if n, _ := off.stats(); n != 0 {
+		t.Fatal("a cache of no bytes kept a topic")
+	}
+}
