@@ -164,18 +164,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 }
 
 func (r *Report) errorKinds() string {
-	var parts []string
-	for _, e := range r.Endpoints {
-		kinds := make([]string, 0, len(e.ErrorKinds))
-		for k := range e.ErrorKinds {
-			kinds = append(kinds, k)
-		}
-		sort.Strings(kinds)
-		for _, k := range kinds {
-			parts = append(parts, fmt.Sprintf("%s: %s × %d", e.Endpoint, k, e.ErrorKinds[k]))
-		}
-	}
-	return strings.Join(parts, "; ")
+	return strings.Join(r.eachErrorKind(func(endpoint, kind string, n int) string {
+		return fmt.Sprintf("%s: %s × %d", endpoint, kind, n)
+	}), "; ")
 }
 
 // shortErrorKinds lists error kinds with short endpoint names, for the
@@ -183,6 +174,17 @@ func (r *Report) errorKinds() string {
 func (r *Report) shortErrorKinds() string {
 	short := map[string]string{EPCreate: "create", EPUtterances: "post", EPAsk: "ask", EPGeneratePR: "generate-pr",
 		EPEnd: "end", EPGetPR: "get-pr"}
+	parts := r.eachErrorKind(func(endpoint, kind string, n int) string {
+		return fmt.Sprintf("%s %s ×%d", cmp.Or(short[endpoint], endpoint), kind, n)
+	})
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// eachErrorKind formats every endpoint's error kinds, kinds in name order.
+func (r *Report) eachErrorKind(format func(endpoint, kind string, n int) string) []string {
 	var parts []string
 	for _, e := range r.Endpoints {
 		kinds := make([]string, 0, len(e.ErrorKinds))
@@ -191,13 +193,10 @@ func (r *Report) shortErrorKinds() string {
 		}
 		sort.Strings(kinds)
 		for _, k := range kinds {
-			parts = append(parts, fmt.Sprintf("%s %s ×%d", cmp.Or(short[e.Endpoint], e.Endpoint), k, e.ErrorKinds[k]))
+			parts = append(parts, format(e.Endpoint, k, e.ErrorKinds[k]))
 		}
 	}
-	if len(parts) == 0 {
-		return "none"
-	}
-	return strings.Join(parts, ", ")
+	return parts
 }
 
 func (r *Report) writeCompleteness(b *strings.Builder) {
