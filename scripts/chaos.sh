@@ -42,7 +42,7 @@ LLM_ADDR=127.0.0.1:17889 API_ADDR=127.0.0.1:18580 PRW_ADDR=127.0.0.1:18581 RTW_A
 DB=mithub_chaos ROOM=chaos-room
 if [ $quick = 1 ]; then
   MEETINGS=6 RATE=250ms DURATION=14s ASK_EVERY=2s PR_EVERY=5s OUTAGE=3
-  SCENARIOS="postgres redis agent-api realtime-worker llm-timeout llm-garbage"
+  SCENARIOS="postgres redis agent-api realtime-worker llm-timeout"
 else
   MEETINGS=10 RATE=250ms DURATION=25s ASK_EVERY=2s PR_EVERY=6s OUTAGE=5
   SCENARIOS="postgres redis agent-api pr-worker realtime-worker-term llm-timeout llm-garbage realtime-worker"
