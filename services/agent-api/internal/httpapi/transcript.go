@@ -8,7 +8,9 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 )
 
 // transcriptLister pages a meeting's stored transcripts; the store
@@ -23,29 +25,19 @@ const (
 	maxTranscriptPage     = 1000
 )
 
-// transcriptRowJSON is one stored final utterance.
+// transcriptRowJSON is one stored final utterance: the turn as the
+// context has it, with where it came from and when it was stored.
 type transcriptRowJSON struct {
-	Seq         int       `json:"seq"`
-	SegmentID   string    `json:"segment_id"`
-	SpeakerID   string    `json:"speaker_id"`
-	SpeakerName string    `json:"speaker_name"`
-	Text        string    `json:"text"`
-	StartMS     int64     `json:"start_ms"`
-	EndMS       int64     `json:"end_ms"`
-	Confidence  float32   `json:"confidence"`
-	Tokens      int       `json:"tokens"`
-	Source      string    `json:"source"`
-	CreatedAt   time.Time `json:"created_at"`
+	meetingctx.Turn
+	Source    string    `json:"source"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 func toTranscriptRows(ts []store.Transcript) []transcriptRowJSON {
+	turns := contexts.Turns(ts)
 	out := make([]transcriptRowJSON, len(ts))
 	for i, t := range ts {
-		out[i] = transcriptRowJSON{
-			Seq: t.Seq, SegmentID: t.SegmentID, SpeakerID: t.SpeakerID, SpeakerName: t.SpeakerName, Text: t.Text,
-			StartMS: t.StartMS, EndMS: t.EndMS, Confidence: t.Confidence, Tokens: t.Tokens, Source: t.Source,
-			CreatedAt: t.CreatedAt,
-		}
+		out[i] = transcriptRowJSON{Turn: turns[i], Source: t.Source, CreatedAt: t.CreatedAt}
 	}
 	return out
 }
