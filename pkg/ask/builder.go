@@ -444,6 +444,11 @@ var headings = map[string]string{
 func (b *builder) render(system, user string) Context {
 	out := Context{User: user, Budget: b.in.Budget, Sections: b.secs}
 	prompt := !b.in.TurnsOnly || b.in.Exact
+	n := 0
+	for _, es := range b.turns {
+		n += len(es)
+	}
+	out.Turns, out.index = make([]meetingctx.Turn, 0, n), make([]*Indexed, 0, n)
 	var sb []byte
 	sb = append(sb, system...)
 	for _, name := range order {

@@ -112,19 +112,26 @@ func (s *Store) MemoryEntryOf(ctx context.Context, tenantID, project, category s
 	return e, nil
 }
 
-// PutMemoryEntry replaces one category's content.
+// PutMemoryEntry replaces one category's content and tells listeners
+// (ListenMemoryBank) in the same transaction.
 func (s *Store) PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (MemoryEntry, error) {
 	if err := validateEntry(project, category, content); err != nil {
 		return MemoryEntry{}, err
 	}
-	rows, err := s.pool.Query(ctx, `INSERT INTO memory_bank (tenant_id, project, category, content)
-		VALUES ($1, $2, $3, $4)
-		ON CONFLICT (tenant_id, project, category) DO UPDATE SET content = EXCLUDED.content, updated_at = now()
-		RETURNING project, category, content, updated_at`, tenantID, project, category, content)
-	if err != nil {
-		return MemoryEntry{}, fmt.Errorf("write memory bank %s/%s: %w", project, category, translate(err))
-	}
-	e, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[MemoryEntry])
+	var e MemoryEntry
+	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `INSERT INTO memory_bank (tenant_id, project, category, content)
+			VALUES ($1, $2, $3, $4)
+			ON CONFLICT (tenant_id, project, category) DO UPDATE SET content = EXCLUDED.content, updated_at = now()
+			RETURNING project, category, content, updated_at`, tenantID, project, category, content)
+		if err != nil {
+			return err
+		}
+		if e, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[MemoryEntry]); err != nil {
+			return err
+		}
+		return notifyMemoryBank(ctx, tx, tenantID, project)
+	})
 	if err != nil {
 		return MemoryEntry{}, fmt.Errorf("write memory bank %s/%s: %w", project, category, translate(err))
 	}
@@ -186,6 +193,7 @@ func mergeCategories(ctx context.Context, tx pgx.Tx, tenantID, project string, c
 	if err != nil {
 		return err
 	}
+	changed := false
 	for _, c := range cats {
 		v, ok := next[c]
 		if !ok || v == current[c] {
@@ -198,8 +206,12 @@ func mergeCategories(ctx context.Context, tx pgx.Tx, tenantID, project string, c
 			WHERE tenant_id = $1 AND project = $2 AND category = $3`, tenantID, project, c, v); err != nil {
 			return err
 		}
+		changed = true
 	}
-	return nil
+	if !changed {
+		return nil
+	}
+	return notifyMemoryBank(ctx, tx, tenantID, project)
 }
 
 // PutProjectStatus records the project's status as of a meeting; writing

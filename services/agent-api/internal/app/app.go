@@ -43,6 +43,7 @@ type App struct {
 	store  *store.Store
 	redis  redis.UniversalClient
 	engine *meetingctx.Engine
+	bank   *asking.BankCache
 	http   *fiber.App
 }
 
@@ -119,11 +120,13 @@ func (a *App) init(ctx context.Context) error {
 	if a.cfg.LLM.Provider == config.ProviderLocal {
 		model = "local"
 	}
+	// Memory banks are cached while a listener hears every write to them.
+	a.bank = asking.NewBankCache(asking.StoredBank(a.store), 0)
 	asker := &asking.Service{
 		Store: a.store, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
 		Model: model, Window: tokens.ContextWindow(model, a.cfg.LLM.ContextWindow), ReservedOutput: a.cfg.LLM.MaxOutputTokens,
 		Corrector: corr, L1Wait: a.cfg.Context.WithDefaults().L1Wait, Log: a.log,
-		MemoryBank: asking.StoredBank(a.store), TopicCacheBytes: int64(a.cfg.AskTopicCacheBytes),
+		MemoryBank: a.bank.Bank, TopicCacheBytes: int64(a.cfg.AskTopicCacheBytes),
 	}
 	if a.cfg.AskTopicCacheBytes == 0 {
 		asker.TopicCacheBytes = -1
@@ -166,6 +169,11 @@ func (a *App) Run(ctx context.Context) error {
 	if a.cfg.PprofAddr != "" {
 		go a.servePprof(ctx)
 	}
+	bankDone := make(chan struct{})
+	go func() {
+		defer close(bankDone)
+		a.bank.Run(ctx, a.store, a.log.With("component", "memory-bank-cache"))
+	}()
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Listener(httpapi.LingerListener(ln)) }()
 
@@ -177,6 +185,7 @@ func (a *App) Run(ctx context.Context) error {
 	}
 	a.log.Info("shutting down", "timeout", a.cfg.ShutdownTimeout.String())
 	err = a.http.ShutdownWithTimeout(a.cfg.ShutdownTimeout)
+	<-bankDone
 	if serr := <-errc; serr != nil && !errors.Is(serr, net.ErrClosed) {
 		a.log.Warn("http server stopped", "err", serr)
 	}

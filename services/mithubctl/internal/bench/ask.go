@@ -54,6 +54,10 @@ type askMeeting struct {
 	questions []string
 }
 
+// cpuProcs are the processes whose CPU time the benchmark reports: the
+// server, its database and this load generator, when on one machine.
+var cpuProcs = []string{"agent-api", "postgres", "mithubctl"}
+
 // askSample is one timed ask.
 type askSample struct {
 	firstToken time.Duration
@@ -85,6 +89,7 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 	// schedule.
 	jobs := make(chan time.Time, o.Asks)
 	var wg sync.WaitGroup
+	cpuBefore := cpuByName("/proc", cpuProcs...)
 	start := time.Now()
 	for a := range o.Askers {
 		wg.Add(1)
@@ -124,6 +129,7 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 	close(jobs)
 	wg.Wait()
 	elapsed := time.Since(start)
+	cpuAfter := cpuByName("/proc", cpuProcs...)
 	if firstErr != nil {
 		return firstErr
 	}
@@ -146,6 +152,7 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 	percentiles(pick(func(s askSample) time.Duration { return s.total })).row(w, "whole answer (client)", "")
 	percentiles(pick(func(s askSample) time.Duration { return s.prepare })).row(w, "prepare: sync, L1 wait, plan, search, reads, build (server)", "")
 	percentiles(pick(func(s askSample) time.Duration { return s.build })).row(w, "context build (server)", "p99 < 10 ms")
+	writeCPUPerAsk(w, cpuProcs, cpuBefore, cpuAfter, len(samples), elapsed)
 	return nil
 }
 
