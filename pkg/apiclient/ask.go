@@ -246,7 +246,9 @@ func readAskStream(r io.Reader, fn func(AskEvent) error) (AskResult, error) {
 // keep reading.
 func readSSE(r io.Reader, fn func(name string, data []byte) (bool, error)) error {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxSSELine)
+	// The buffer starts small (most events are short) and grows to the
+	// longest line, up to maxSSELine.
+	sc.Buffer(make([]byte, 0, 4<<10), maxSSELine)
 	sc.Split(scanSSELines)
 	var (
 		name    string

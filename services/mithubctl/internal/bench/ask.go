@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"time"
@@ -30,6 +31,9 @@ type AskOptions struct {
 	// each asker asking again as soon as it has its answer; latencies then
 	// count from when an ask was due, so waiting for a free asker counts.
 	Rate float64
+	// Profile, when set, receives the CPU profile of this process while
+	// the asks run.
+	Profile io.Writer
 }
 
 func (o AskOptions) withDefaults() AskOptions {
@@ -90,6 +94,11 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 	jobs := make(chan time.Time, o.Asks)
 	var wg sync.WaitGroup
 	cpuBefore := cpuByName("/proc", cpuProcs...)
+	if o.Profile != nil {
+		if err := pprof.StartCPUProfile(o.Profile); err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 	for a := range o.Askers {
 		wg.Add(1)
@@ -130,6 +139,9 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 	wg.Wait()
 	elapsed := time.Since(start)
 	cpuAfter := cpuByName("/proc", cpuProcs...)
+	if o.Profile != nil {
+		pprof.StopCPUProfile()
+	}
 	if firstErr != nil {
 		return firstErr
 	}

@@ -3,15 +3,17 @@ package cli
 import (
 	"context"
 	"flag"
+	"os"
 
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/services/mithubctl/internal/bench"
 )
 
 type benchAskConfig struct {
-	API     apiConfig
-	DataDir string
-	Opts    bench.AskOptions
+	API        apiConfig
+	DataDir    string
+	CPUProfile string
+	Opts       bench.AskOptions
 }
 
 func benchAskCommand() command {
@@ -34,6 +36,7 @@ func benchAskFlags(c *benchAskConfig) *flag.FlagSet {
 	fs.IntVar(&c.Opts.Askers, "askers", 20, "concurrent askers")
 	fs.IntVar(&c.Opts.Asks, "asks", 1000, "questions asked in all")
 	fs.Float64Var(&c.Opts.Rate, "rate", 0, "start asks at this many per second (0: each asker asks again on its answer)")
+	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write this load generator's CPU profile of the asks to `file`")
 	fs.StringVar(&c.DataDir, "data-dir", "", "QMSum directory (default $MITHUB_QMSUM_DIR or ../shared/data/qmsum)")
 	c.API.register(fs)
 	return fs
@@ -53,6 +56,14 @@ func runBenchAsk(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		c.DataDir = dir
+	}
+	if c.CPUProfile != "" {
+		f, err := os.Create(c.CPUProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		c.Opts.Profile = f
 	}
 	c.Opts.DataDir, c.Opts.BaseURL, c.Opts.APIKey = c.DataDir, c.API.URL, c.API.Key
 	return bench.Ask(ctx, c.API.client(e.stderr), c.Opts, e.stdout)
