@@ -109,8 +109,11 @@ func (a *App) init(ctx context.Context) error {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := httpapi.NewMetrics(reg)
+	var asker *asking.Service
 	cache := contexts.New(a.store, a.cfg.Context, a.engine, a.cfg.CacheSize, a.cfg.CacheTTL, contexts.Observer{
 		Hit: metrics.CacheHits.Inc, Miss: metrics.CacheMiss.Inc, Evict: metrics.CacheEvict.Inc,
+		// A meeting that leaves memory takes its cached topics along.
+		Dropped: func(tenantID, meetingID string) { asker.ForgetMeeting(tenantID, meetingID) },
 	})
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "mithub_context_cache_size", Help: "Meetings whose context is in memory.",
@@ -122,7 +125,7 @@ func (a *App) init(ctx context.Context) error {
 	}
 	// Memory banks are cached while a listener hears every write to them.
 	a.bank = asking.NewBankCache(asking.StoredBank(a.store), 0)
-	asker := &asking.Service{
+	asker = &asking.Service{
 		Store: a.store, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
 		Model: model, Window: tokens.ContextWindow(model, a.cfg.LLM.ContextWindow), ReservedOutput: a.cfg.LLM.MaxOutputTokens,
 		Corrector: corr, L1Wait: a.cfg.Context.WithDefaults().L1Wait, Log: a.log,

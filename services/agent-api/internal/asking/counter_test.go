@@ -23,7 +23,7 @@ func TestMemoCounter(t *testing.T) {
 			}
 		}
 	}
-	if m.counts.Contains("short") || !m.counts.Contains(texts[1]) {
+	if m.counts.Contains(m.key("short")) || !m.counts.Contains(m.key(texts[1])) {
 		t.Fatal("only texts of at least memoMinLen bytes are kept")
 	}
 	for i := range memoEntries + 100 {

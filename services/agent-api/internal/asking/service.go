@@ -360,6 +360,10 @@ func (s *Service) topicCache() *topicCache {
 	return s.topics
 }
 
+// ForgetMeeting drops the cached topics of a meeting whose context left
+// memory: they are read again if it is asked about.
+func (s *Service) ForgetMeeting(tenantID, meetingID string) { s.topicCache().dropMeeting(tenantID, meetingID) }
+
 // TopicCacheStats returns the topics whose indexed turns are cached and
 // their estimated size in bytes.
 func (s *Service) TopicCacheStats() (topics int, bytes int64) { return s.topicCache().stats() }

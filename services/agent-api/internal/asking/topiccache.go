@@ -96,6 +96,21 @@ func (c *topicCache) add(k topicKey, mergedFrom []string, docs *ask.TurnIndex) {
 	}
 }
 
+// dropMeeting removes every topic of a meeting.
+func (c *topicCache) dropMeeting(tenantID, meetingID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var keys []topicKey
+	for id, k := range c.latest {
+		if id.tenantID == tenantID && id.meetingID == meetingID {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		c.lru.Remove(k)
+	}
+}
+
 // stats returns the entries and their estimated bytes.
 func (c *topicCache) stats() (entries int, bytes int64) {
 	c.mu.Lock()

@@ -101,3 +101,27 @@ func TestTopicCacheSizeCountsBytesAndSkipsOversized(t *testing.T) {
 		t.Fatal("a cache of no bytes kept a topic")
 	}
 }
+
+func TestTopicCacheDropsAMeeting(t *testing.T) {
+	docs := indexOf(10, "the budget for the remote control")
+	c := newTopicCache(DefaultTopicCacheBytes)
+	c.add(key("m", "a", 1), nil, docs)
+	c.add(key("m", "b", 1), nil, docs)
+	c.add(key("other", "a", 1), nil, docs)
+	other := topicKey{tenantID: "t2", meetingID: "m", topicID: "a", version: 1}
+	c.add(other, nil, docs)
+	c.dropMeeting("t", "m")
+	for _, k := range []topicKey{key("m", "a", 1), key("m", "b", 1)} {
+		if _, ok := c.get(k); ok {
+			t.Fatalf("topic %s of the dropped meeting stayed", k.topicID)
+		}
+	}
+	for _, k := range []topicKey{key("other", "a", 1), other} {
+		if _, ok := c.get(k); !ok {
+			t.Fatalf("dropping meeting m of tenant t took %+v", k)
+		}
+	}
+	if n, b := c.stats(); n != 2 || b != 2*turnIndexSize(docs) {
+		t.Fatalf("after the drop: %d topics in %d bytes, want 2 in %d", n, b, 2*turnIndexSize(docs))
+	}
+}

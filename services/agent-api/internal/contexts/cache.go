@@ -24,9 +24,12 @@ type Store interface {
 	ListTopics(ctx context.Context, tenantID, meetingID string) ([]store.TopicRow, error)
 }
 
-// Observer counts cache events; nil fields are fine.
+// Observer is told of cache events; nil fields are fine.
 type Observer struct {
 	Hit, Miss, Evict func()
+	// Dropped names a meeting whose context left the cache (evicted or
+	// idle past the TTL), so that what is kept beside it can go too.
+	Dropped func(tenantID, meetingID string)
 }
 
 // Cache maps meeting ids to live contexts.
@@ -60,6 +63,9 @@ func New(s Store, cfg meetingctx.Config, eng *meetingctx.Engine, size int, ttl t
 		m.Retire()
 		if obs.Evict != nil {
 			obs.Evict()
+		}
+		if obs.Dropped != nil {
+			obs.Dropped(m.TenantID(), m.MeetingID())
 		}
 	}, ttl)
 	return c
