@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # Soak: agent-api and pr-worker (local provider) on a fresh mithub_load
-# database and Redis DB 13, driven by `mithubctl load`: 200 meetings, one
-# utterance every 2 s each, a question every 30 s per meeting, for 10
-# minutes; then every meeting ends and gets its PR. RSS of both services is
-# sampled every 30 s. Fails on any failed request, on an utterance or PR
-# lost or doubled, or on RSS growth of 10% or more after the 2-minute
-# warm-up. Not part of CI (make soak).
+# database and Redis DB 13, driven by `mithubctl load`: 200 meetings going
+# at once, one utterance every 2 s each, a question every 30 s per meeting,
+# for 10 minutes. A meeting ends after 60 utterances (2 minutes; the first
+# ones sooner, so that endings spread over the run) and gets its PR, and a
+# new one takes its place; after the run every meeting ends and gets its
+# PR. agent-api drops a context idle for 2 minutes (MITHUB_CACHE_TTL). RSS
+# of both services is sampled every 30 s. Fails on any failed request, on
+# an utterance or PR lost or doubled, or on RSS growth of 10% or more after
+# the 4-minute warm-up. Not part of CI (make soak).
+#
 #
 # agent-api's Go heap is sampled from its /metrics at the same interval and
 # reported after the RSS: heap in use, the live heap at the last collection
 # (the next GC target × 100 / (100 + GOGC)) and the ask topic cache. RSS
 # follows the heap's GC cycle; the live heap is what the process keeps.
-# Meetings keep growing for the whole run, so part of the growth is their
-# working set (see docs/reliability.md).
 #
 # Environment: SOAK_MEETINGS (200), SOAK_RATE (2s), SOAK_DURATION (10m),
-# SOAK_WARMUP (2m), SOAK_ASK_EVERY (30s), SOAK_OUT (tmp/soak.md), SOAK_DB
-# (mithub_load), SOAK_HEAP_EVERY (30, seconds). Extra arguments go to
-# mithubctl load.
+# SOAK_WARMUP (4m), SOAK_ASK_EVERY (30s), SOAK_MEETING_LENGTH (60; 0:
+# meetings that grow for the whole run), SOAK_CACHE_TTL (2m), SOAK_OUT
+# (tmp/soak.md), SOAK_DB (mithub_load), SOAK_HEAP_EVERY (30, seconds).
+# Extra arguments go to mithubctl load.
 set -euo pipefail
 SCRIPT_NAME=soak
 cd "$(dirname "$0")/.."
@@ -36,6 +39,7 @@ export MITHUB_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db?sslmode=disab
 export MITHUB_REDIS_URL=redis://127.0.0.1:6379/13
 export MITHUB_API_URL="http://$MITHUB_HTTP_ADDR"
 export MITHUB_LLM_PROVIDER=local MITHUB_EMBED_PROVIDER=local
+export MITHUB_CACHE_TTL=${SOAK_CACHE_TTL:-2m}
 
 heap_tsv=tmp/soak-heap.tsv
 heap_every=${SOAK_HEAP_EVERY:-30}
@@ -75,7 +79,7 @@ seconds() {
 # first sample at or after the warm-up to the last.
 heap_report() {
   local warm
-  warm=$(seconds "${SOAK_WARMUP:-2m}")
+  warm=$(seconds "${SOAK_WARMUP:-4m}")
   [ -s "$heap_tsv" ] || { echo; echo "agent-api heap: no sample could be read from /metrics."; return; }
   awk -F'\t' -v warm="$warm" '
     function mib(b) { return sprintf("%.1f", b / 1048576) }
@@ -110,7 +114,7 @@ mkdir -p tmp "$(dirname "$out")"
 start_api tmp/soak-agent-api.log
 start_worker tmp/soak-pr-worker.log
 
-[ "$(seconds "${SOAK_WARMUP:-2m}")" != bad ] || die "SOAK_WARMUP=$SOAK_WARMUP is not a duration such as 2m"
+[ "$(seconds "${SOAK_WARMUP:-4m}")" != bad ] || die "SOAK_WARMUP=$SOAK_WARMUP is not a duration such as 2m"
 : >"$heap_tsv"
 t0=$(date +%s)
 (
@@ -123,7 +127,8 @@ HEAP_PID=$!
 
 status=0
 bin/mithubctl load --meetings "${SOAK_MEETINGS:-200}" --rate "${SOAK_RATE:-2s}" --duration "${SOAK_DURATION:-10m}" \
-  --warmup "${SOAK_WARMUP:-2m}" --ask-every "${SOAK_ASK_EVERY:-30s}" --pr-at-end --label soak \
+  --warmup "${SOAK_WARMUP:-4m}" --ask-every "${SOAK_ASK_EVERY:-30s}" --pr-at-end --label soak \
+  --meeting-length "${SOAK_MEETING_LENGTH:-60}" \
   --proc "agent-api=$API_PID,pr-worker=$WORKER_PID" --rss-every 30s --database-url "$MITHUB_DATABASE_URL" \
   --max-errors 0 --max-rss-growth 10 --out "$out" "$@" || status=$?
 kill "$HEAP_PID" 2>/dev/null || true

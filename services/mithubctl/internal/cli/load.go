@@ -36,7 +36,7 @@ func loadCommand() command {
 	return command{
 		name:    "load",
 		summary: "drive agent-api with N concurrent meetings (utterances, asks, PRs); latency per endpoint, errors, RSS, completeness",
-		usage: "mithubctl load [--meetings 10] [--rate 2s|0.5] [--duration 1m] [--warmup 0] [--ask-every 0] [--pr-every 0] [--pr-at-end] " +
+		usage: "mithubctl load [--meetings 10] [--rate 2s|0.5] [--duration 1m] [--warmup 0] [--ask-every 0] [--pr-every 0] [--pr-at-end] [--meeting-length 0] " +
 			"[--proc name=pid,...] [--database-url URL] [--out report.md] [--summary F] [--marks F] [--status F]",
 		flags: func() *flag.FlagSet {
 			var c loadConfig
@@ -69,7 +69,8 @@ func loadFlags(c *loadConfig) *flag.FlagSet {
 	fs.DurationVar(&o.Warmup, "warmup", 0, "start of the run whose RSS growth does not count")
 	fs.DurationVar(&o.AskEvery, "ask-every", 0, "time between two questions of one meeting (0: none)")
 	fs.DurationVar(&o.PREvery, "pr-every", 0, "time between two generate-pr calls of one meeting while it runs (0: none)")
-	fs.BoolVar(&o.PRAtEnd, "pr-at-end", false, "end every meeting after the run and build its PR")
+	fs.BoolVar(&o.PRAtEnd, "pr-at-end", false, "end every meeting after the run and build its PR (with --meeting-length, also each meeting that ends during it)")
+	fs.IntVar(&o.MeetingLength, "meeting-length", 0, "end a meeting after this many utterances and start a new one in its slot (0: one meeting per slot)")
 	fs.IntVar(&o.KoreanEvery, "korean-every", load.DefaultKoreanEvery, "every n-th utterance and question is Korean (-1: none)")
 	fs.Var(&c.Procs, "proc", "processes to sample RSS of: name=pid[,name=pid] (repeatable)")
 	fs.Var(&c.Procs, "pids", "same as --proc")

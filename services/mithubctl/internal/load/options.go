@@ -26,8 +26,18 @@ type Options struct {
 	// PREvery is the time between two generate-pr calls of one meeting
 	// while it runs; 0 asks for none during the run.
 	PREvery time.Duration
-	// PRAtEnd ends every meeting after the run and asks for its PR.
+	// PRAtEnd ends every meeting after the run and asks for its PR; with
+	// MeetingLength, also each meeting that ends during the run.
 	PRAtEnd bool
+	// MeetingLength, when positive, ends a meeting after this many
+	// utterances (and, with PRAtEnd, asks for its PR) and starts a new
+	// one in its place, so that a long run
+	// keeps Meetings meetings going without any of them growing for ever
+	// (0: one meeting per slot for the whole run). The slots' first
+	// meetings are shorter, from 1/Meetings of the length to all of it,
+	// so that meetings end and start evenly over the run rather than all
+	// at once.
+	MeetingLength int
 	// KoreanEvery makes every n-th utterance and question Korean
 	// (default 5; negative: none).
 	KoreanEvery int
@@ -92,6 +102,14 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// lengthOf is the number of utterances of a slot's gen-th meeting.
+func (o Options) lengthOf(slot, gen int) int {
+	if gen > 0 || o.Meetings <= 1 {
+		return o.MeetingLength
+	}
+	return max(1, o.MeetingLength*(slot+1)/o.Meetings)
+}
+
 // Validate reports the first option out of range.
 func (o Options) Validate() error {
 	switch {
@@ -103,6 +121,8 @@ func (o Options) Validate() error {
 		return errors.New("duration must be positive")
 	case o.Warmup < 0 || o.Warmup >= o.Duration:
 		return fmt.Errorf("warm-up %s must be at least 0 and shorter than the duration %s", o.Warmup, o.Duration)
+	case o.MeetingLength < 0:
+		return errors.New("meeting-length must not be negative")
 	case o.AskEvery < 0, o.PREvery < 0:
 		return errors.New("ask-every and pr-every must not be negative")
 	case o.RSSEvery < 100*time.Millisecond:

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,6 +42,7 @@ const (
 // meetingRun is one meeting's state.
 type meetingRun struct {
 	slot   int
+	gen    int // the slot's n-th meeting
 	id     string
 	prefix string
 
@@ -50,6 +52,8 @@ type meetingRun struct {
 	pending   []apiclient.Utterance
 	acked     map[string]bool
 	prs       []string
+	ended     bool // ended by this run
+	prAsked   bool // its PR asked for after it ended
 	// sending serialises posts of this meeting.
 	sending sync.Mutex
 }
@@ -65,6 +69,13 @@ type runner struct {
 	phase  atomic.Value // string
 	acked  atomic.Int64
 	prSeen sync.Map // PR id → struct{}
+
+	// slots hold each slot's current meeting; all, every meeting of the
+	// run (guarded by allMu); finishing, meetings being ended mid-run.
+	slots     []atomic.Pointer[meetingRun]
+	allMu     sync.Mutex
+	all       []*meetingRun
+	finishing sync.WaitGroup
 }
 
 // Run drives the API as o says, writes progress to log, and returns what
@@ -99,6 +110,11 @@ func Run(ctx context.Context, api API, st Store, o Options, log io.Writer) (*Rep
 	if err != nil {
 		return nil, err
 	}
+	r.slots = make([]atomic.Pointer[meetingRun], len(ms))
+	for i, m := range ms {
+		r.slots[i].Store(m)
+	}
+	r.all = append(r.all, ms...)
 	fmt.Fprintf(log, "load: %d meetings created, sending for %s\n", len(ms), o.Duration)
 
 	sampler := newRSSSampler(o.Procs, o.RSSEvery, time.Now())
@@ -108,8 +124,10 @@ func Run(ctx context.Context, api API, st Store, o Options, log io.Writer) (*Rep
 
 	r.phase.Store(PhaseTraffic)
 	trafficStart := time.Now()
-	r.traffic(ctx, ms)
+	r.traffic(ctx, len(ms))
 	rep.Traffic = time.Since(trafficStart)
+	r.finishing.Wait()
+	ms = r.meetings()
 	fmt.Fprintf(log, "load: traffic done after %s; delivering the rest%s\n", rep.Traffic.Round(time.Millisecond),
 		map[bool]string{true: ", ending meetings and waiting for PRs", false: ""}[o.PRAtEnd || o.PREvery > 0])
 
@@ -148,27 +166,12 @@ func (r *runner) createMeetings(ctx context.Context) ([]*meetingRun, error) {
 	ms := make([]*meetingRun, r.o.Meetings)
 	errs := make([]error, len(ms))
 	sem := make(chan struct{}, 16)
-	cctx, cancel := context.WithTimeout(ctx, r.o.SettleTimeout)
-	defer cancel()
 	var wg sync.WaitGroup
 	for i := range ms {
-		ms[i] = &meetingRun{slot: i, prefix: fmt.Sprintf("%s-m%04d", r.runID, i), acked: map[string]bool{}}
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			lang := "en"
-			if r.text.korean(i) {
-				lang = "ko"
-			}
-			req := apiclient.CreateMeetingRequest{Title: fmt.Sprintf("%s meeting %d", r.o.Label, i),
-				RoomName: fmt.Sprintf("%s-%s-%d", r.o.Label, r.runID, i), Language: lang}
-			errs[i] = retry(cctx, func() error {
-				return r.call(cctx, EPCreate, r.o.RequestTimeout, func(ctx context.Context) error {
-					m, err := r.api.CreateMeeting(ctx, req)
-					ms[i].id = m.ID
-					return err
-				})
-			})
+			ms[i], errs[i] = r.newMeeting(ctx, i, 0)
 		})
 	}
 	wg.Wait()
@@ -178,6 +181,39 @@ func (r *runner) createMeetings(ctx context.Context) ([]*meetingRun, error) {
 		}
 	}
 	return ms, nil
+}
+
+// newMeeting creates the gen-th meeting of a slot, retrying until it
+// exists or the settle timeout passes.
+func (r *runner) newMeeting(ctx context.Context, slot, gen int) (*meetingRun, error) {
+	cctx, cancel := context.WithTimeout(ctx, r.o.SettleTimeout)
+	defer cancel()
+	m := &meetingRun{slot: slot, gen: gen, prefix: fmt.Sprintf("%s-m%04d", r.runID, slot), acked: map[string]bool{}}
+	name := fmt.Sprintf("%s-%s-%d", r.o.Label, r.runID, slot)
+	if gen > 0 {
+		m.prefix += fmt.Sprintf("-g%d", gen)
+		name += fmt.Sprintf("-g%d", gen)
+	}
+	lang := "en"
+	if r.text.korean(slot) {
+		lang = "ko"
+	}
+	req := apiclient.CreateMeetingRequest{Title: fmt.Sprintf("%s meeting %d", r.o.Label, slot), RoomName: name, Language: lang}
+	err := retry(cctx, func() error {
+		return r.call(cctx, EPCreate, r.o.RequestTimeout, func(ctx context.Context) error {
+			got, err := r.api.CreateMeeting(ctx, req)
+			m.id = got.ID
+			return err
+		})
+	})
+	return m, err
+}
+
+// meetings returns every meeting of the run so far.
+func (r *runner) meetings() []*meetingRun {
+	r.allMu.Lock()
+	defer r.allMu.Unlock()
+	return slices.Clone(r.all)
 }
 
 // call runs fn with a per-request timeout derived from ctx and records it.
@@ -205,49 +241,125 @@ func retry(ctx context.Context, fn func() error) error {
 	}
 }
 
-// traffic runs every meeting's senders until o.Duration has passed.
-func (r *runner) traffic(ctx context.Context, ms []*meetingRun) {
+// traffic runs every slot's senders until o.Duration has passed.
+func (r *runner) traffic(ctx context.Context, slots int) {
 	tctx, cancel := context.WithTimeout(ctx, r.o.Duration)
 	defer cancel()
 	begin := time.Now()
 	var wg sync.WaitGroup
-	for _, m := range ms {
+	for slot := range slots {
 		// Spread the meetings' ticks over one interval.
-		offset := time.Duration(int64(r.o.Interval) * int64(m.slot) / int64(len(ms)))
-		wg.Go(func() { r.speak(ctx, tctx, m, begin.Add(offset)) })
+		offset := time.Duration(int64(r.o.Interval) * int64(slot) / int64(slots))
+		wg.Go(func() { r.speak(ctx, tctx, slot, begin.Add(offset)) })
 		if r.o.AskEvery > 0 {
-			askOffset := time.Duration(int64(r.o.AskEvery) * int64(m.slot) / int64(len(ms)))
-			wg.Go(func() { r.every(tctx, begin.Add(askOffset), r.o.AskEvery, func(n int) { r.ask(ctx, m, n) }) })
+			askOffset := time.Duration(int64(r.o.AskEvery) * int64(slot) / int64(slots))
+			wg.Go(func() {
+				r.every(tctx, begin.Add(askOffset), r.o.AskEvery, func(n int) { r.ask(ctx, r.slots[slot].Load(), n) })
+			})
 		}
 		if r.o.PREvery > 0 {
-			prOffset := r.o.PREvery/2 + time.Duration(int64(r.o.PREvery)*int64(m.slot)/int64(len(ms)))
+			prOffset := r.o.PREvery/2 + time.Duration(int64(r.o.PREvery)*int64(slot)/int64(slots))
 			wg.Go(func() {
-				r.every(tctx, begin.Add(prOffset), r.o.PREvery, func(int) { _ = r.generatePR(ctx, m, false) })
+				r.every(tctx, begin.Add(prOffset), r.o.PREvery, func(int) { _ = r.generatePR(ctx, r.slots[slot].Load(), false) })
 			})
 		}
 	}
 	wg.Wait()
 }
 
-// speak adds one utterance per interval from start on and posts what is
-// pending, until tctx ends. Requests run under ctx, so the end of the
-// traffic phase never cuts one off.
-func (r *runner) speak(ctx, tctx context.Context, m *meetingRun, start time.Time) {
+// speak adds one utterance per interval to the slot's meeting from start
+// on and posts what is pending, until tctx ends; a meeting that reached
+// MeetingLength is handed to finish and the next utterance goes to a new
+// meeting. Requests run under ctx, so the end of the traffic phase never
+// cuts one off.
+func (r *runner) speak(ctx, tctx context.Context, slot int, start time.Time) {
 	if !sleepUntil(tctx, start) {
 		return
 	}
+	said := 0
 	for {
 		due := int(time.Since(start)/r.o.Interval) + 1
-		m.mu.Lock()
-		for m.generated < due {
-			m.pending = append(m.pending, r.text.utterance(m.slot, m.generated, m.prefix))
-			m.generated++
+		for said < due {
+			m := r.slots[slot].Load()
+			m.mu.Lock()
+			full := r.o.MeetingLength > 0 && m.generated >= r.o.lengthOf(slot, m.gen)
+			if !full {
+				m.pending = append(m.pending, r.text.utterance(m.slot, m.generated, m.prefix))
+				m.generated++
+				said++
+			}
+			m.mu.Unlock()
+			if full {
+				next, err := r.newMeeting(ctx, slot, m.gen+1)
+				if err != nil {
+					fmt.Fprintf(r.log, "load: slot %d: no new meeting: %v\n", slot, err)
+					return
+				}
+				r.allMu.Lock()
+				r.all = append(r.all, next)
+				r.allMu.Unlock()
+				r.slots[slot].Store(next)
+				r.finishing.Go(func() { r.finish(ctx, m) })
+			}
 		}
-		m.mu.Unlock()
-		_ = r.post(ctx, m)
+		_ = r.post(ctx, r.slots[slot].Load())
 		if !sleepUntil(tctx, start.Add(time.Duration(due)*r.o.Interval)) {
 			return
 		}
+	}
+}
+
+// finish delivers what is pending of a meeting that reached its length,
+// ends it and, with PRAtEnd, asks for its PR, retrying each step within
+// the settle timeout; what it could not do, settle does after the run.
+func (r *runner) finish(ctx context.Context, m *meetingRun) {
+	fctx, cancel := context.WithTimeout(ctx, r.o.SettleTimeout)
+	defer cancel()
+	r.endMeeting(fctx, m, true)
+}
+
+// endMeeting delivers m's pending utterances, then, with end, ends m and,
+// with PRAtEnd, asks for its PR; each step is retried until ctx ends and
+// done once.
+func (r *runner) endMeeting(ctx context.Context, m *meetingRun, end bool) {
+	if retry(ctx, func() error {
+		for {
+			m.mu.Lock()
+			left := len(m.pending)
+			m.mu.Unlock()
+			if left == 0 {
+				return nil
+			}
+			if err := r.post(ctx, m); err != nil {
+				return err
+			}
+		}
+	}) != nil || !end {
+		return
+	}
+	m.mu.Lock()
+	ended, asked := m.ended, m.prAsked
+	m.mu.Unlock()
+	if !ended {
+		if retry(ctx, func() error {
+			return r.call(ctx, EPEnd, r.o.RequestTimeout, func(ctx context.Context) error {
+				_, err := r.api.EndMeeting(ctx, m.id)
+				return err
+			})
+		}) != nil {
+			return
+		}
+		m.mu.Lock()
+		m.ended = true
+		m.mu.Unlock()
+	}
+	if !r.o.PRAtEnd || asked {
+		return
+	}
+	if retry(ctx, func() error { return r.generatePR(ctx, m, true) }) == nil {
+		m.mu.Lock()
+		m.prAsked = true
+		m.mu.Unlock()
 	}
 }
 
@@ -351,7 +463,9 @@ func (r *runner) generatePR(ctx context.Context, m *meetingRun, waitL1 bool) err
 }
 
 // settle delivers every meeting's pending utterances and, with PRAtEnd,
-// ends it and asks for its PR, retrying until ctx ends.
+// ends it and asks for its PR (unless that was done during the run),
+// retrying until ctx ends. Without PRAtEnd, meetings still running stay
+// open.
 func (r *runner) settle(ctx context.Context, ms []*meetingRun) {
 	sem := make(chan struct{}, 32)
 	var wg sync.WaitGroup
@@ -359,31 +473,7 @@ func (r *runner) settle(ctx context.Context, ms []*meetingRun) {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			_ = retry(ctx, func() error {
-				for {
-					m.mu.Lock()
-					left := len(m.pending)
-					m.mu.Unlock()
-					if left == 0 {
-						return nil
-					}
-					if err := r.post(ctx, m); err != nil {
-						return err
-					}
-				}
-			})
-			if !r.o.PRAtEnd {
-				return
-			}
-			if err := retry(ctx, func() error {
-				return r.call(ctx, EPEnd, r.o.RequestTimeout, func(ctx context.Context) error {
-					_, err := r.api.EndMeeting(ctx, m.id)
-					return err
-				})
-			}); err != nil {
-				return
-			}
-			_ = retry(ctx, func() error { return r.generatePR(ctx, m, true) })
+			r.endMeeting(ctx, m, r.o.PRAtEnd)
 		})
 	}
 	wg.Wait()

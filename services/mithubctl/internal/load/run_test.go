@@ -196,3 +196,81 @@ func TestRunAgainstAgentAPI(t *testing.T) {
 		t.Fatalf("counter check: %+v (rows %d)", got, len(rows))
 	}
 }
+
+// With a meeting length, each slot runs meetings of that many utterances
+// one after another: every one but the slot's last is ended, and nothing
+// is lost or doubled across them.
+func TestRunRotatesMeetings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts agent-api")
+	}
+	dsn, schema := storetest.NewSchema(t)
+	url, _ := startAgentAPI(t, storetest.URLWithSchema(t, dsn, schema))
+	dataDir, err := qmsum.DataDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	ctx := context.Background()
+	st, err := OpenStore(ctx, dsn, "dev-key", store.Options{Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	api := apiclient.New(url, "dev-key", apiclient.WithRetryPolicy(apiclient.NoRetry()))
+	var log bytes.Buffer
+	const slots, length = 2, 4
+	rep, err := Run(ctx, api, st, Options{
+		Meetings: slots, Interval: 50 * time.Millisecond, Duration: 1200 * time.Millisecond, AskEvery: 300 * time.Millisecond,
+		MeetingLength: length, DataDir: dataDir, Label: "rotate-test",
+	}, &log)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, log.String())
+	}
+	if c := rep.Completeness; !c.OK() || !c.DBChecked || c.Stored != c.Generated || rep.Errors() != 0 {
+		t.Fatalf("completeness %+v, errors %d\n%s", c, rep.Errors(), log.String())
+	}
+	if len(rep.Meetings) < 2*slots {
+		t.Fatalf("%d meetings for %d slots: no rotation", len(rep.Meetings), slots)
+	}
+	open := 0
+	o := Options{Meetings: slots, MeetingLength: length}
+	for i, m := range rep.Meetings {
+		want := length
+		if i < slots {
+			// The first meetings are staggered: 2 and 4 utterances.
+			want = o.lengthOf(i, 0)
+		}
+		if m.Generated > want {
+			t.Fatalf("meeting %s got %d utterances, length %d", m.ID, m.Generated, want)
+		}
+		got, err := api.GetMeeting(ctx, m.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != "ended" {
+			open++
+			continue
+		}
+		if m.Generated != want {
+			t.Fatalf("meeting %s ended after %d utterances, want %d", m.ID, m.Generated, want)
+		}
+	}
+	if open != slots {
+		t.Fatalf("%d meetings left open, want each slot's last (%d)", open, slots)
+	}
+}
+
+func TestLengthOfStaggersFirstMeetings(t *testing.T) {
+	o := Options{Meetings: 4, MeetingLength: 60}
+	for slot, want := range []int{15, 30, 45, 60} {
+		if got := o.lengthOf(slot, 0); got != want {
+			t.Errorf("slot %d first meeting: %d utterances, want %d", slot, got, want)
+		}
+		if got := o.lengthOf(slot, 1); got != 60 {
+			t.Errorf("slot %d second meeting: %d utterances, want 60", slot, got)
+		}
+	}
+	if got := (Options{Meetings: 200, MeetingLength: 3}).lengthOf(0, 0); got != 1 {
+		t.Errorf("shortest first meeting = %d, want 1", got)
+	}
+}
