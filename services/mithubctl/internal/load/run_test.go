@@ -90,11 +90,18 @@ func startAgentAPI(t *testing.T, databaseURL string) (string, int) {
 	}
 }
 
-// A short run against a real agent-api and PostgreSQL: every utterance is
-// acknowledged and stored once (Korean ones with their text intact), asks
-// are answered, RSS is sampled, the status file ends done; then a row
-// deleted and a row added behind the API's back are caught by Check.
-func TestRunAgainstAgentAPI(t *testing.T) {
+// liveStack is agent-api on a fresh schema, with a client that does not
+// retry and the store the completeness check reads.
+type liveStack struct {
+	api         *apiclient.Client
+	st          *PGStore
+	dataDir     string
+	pid         int
+	dsn, schema string
+}
+
+func startLiveStack(t *testing.T) liveStack {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and starts agent-api")
 	}
@@ -104,14 +111,24 @@ func TestRunAgainstAgentAPI(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	ctx := context.Background()
-	st, err := OpenStore(ctx, dsn, "dev-key", store.Options{Schema: schema})
+	st, err := OpenStore(context.Background(), dsn, "dev-key", store.Options{Schema: schema})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	status := filepath.Join(t.TempDir(), "status")
+	t.Cleanup(st.Close)
 	api := apiclient.New(url, "dev-key", apiclient.WithRetryPolicy(apiclient.NoRetry()))
+	return liveStack{api: api, st: st, dataDir: dataDir, pid: pid, dsn: dsn, schema: schema}
+}
+
+// A short run against a real agent-api and PostgreSQL: every utterance is
+// acknowledged and stored once (Korean ones with their text intact), asks
+// are answered, RSS is sampled, the status file ends done; then a row
+// deleted and a row added behind the API's back are caught by Check.
+func TestRunAgainstAgentAPI(t *testing.T) {
+	ls := startLiveStack(t)
+	api, st, dataDir, pid, dsn, schema := ls.api, ls.st, ls.dataDir, ls.pid, ls.dsn, ls.schema
+	ctx := context.Background()
+	status := filepath.Join(t.TempDir(), "status")
 	var log bytes.Buffer
 	rep, err := Run(ctx, api, st, Options{
 		Meetings: 3, Interval: 100 * time.Millisecond, Duration: 1500 * time.Millisecond, AskEvery: 500 * time.Millisecond,
@@ -201,22 +218,9 @@ func TestRunAgainstAgentAPI(t *testing.T) {
 // one after another: every one but the slot's last is ended, and nothing
 // is lost or doubled across them.
 func TestRunRotatesMeetings(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and starts agent-api")
-	}
-	dsn, schema := storetest.NewSchema(t)
-	url, _ := startAgentAPI(t, storetest.URLWithSchema(t, dsn, schema))
-	dataDir, err := qmsum.DataDir()
-	if err != nil {
-		t.Skip(err)
-	}
+	ls := startLiveStack(t)
+	api, st, dataDir := ls.api, ls.st, ls.dataDir
 	ctx := context.Background()
-	st, err := OpenStore(ctx, dsn, "dev-key", store.Options{Schema: schema})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	api := apiclient.New(url, "dev-key", apiclient.WithRetryPolicy(apiclient.NoRetry()))
 	var log bytes.Buffer
 	const slots, length = 2, 4
 	rep, err := Run(ctx, api, st, Options{
