@@ -42,27 +42,28 @@ export MITHUB_LLM_PROVIDER=local MITHUB_EMBED_PROVIDER=local
 export MITHUB_CACHE_TTL=${SOAK_CACHE_TTL:-2m}
 
 heap_tsv=tmp/soak-heap.tsv
+status_file=tmp/soak-status
 heap_every=${SOAK_HEAP_EVERY:-30}
 HEAP_PID=
 
 # heap_sample appends one line to $heap_tsv: seconds since $1, then
-# agent-api's heap in use, live heap at the last GC and ask topic cache,
-# in bytes. A failed read writes nothing.
+# heap in use, the live heap at the last GC and the topic cache in bytes,
+# then the load run's phase (from its status file).
 heap_sample() {
-  local m
+  local m phase
   m=$(curl -fsS --max-time 5 "$MITHUB_API_URL/metrics" 2>/dev/null) || return 0
-  printf '%s\n' "$m" | awk -v t=$(($(date +%s) - $1)) '
+  phase=$(sed -n 's/^phase=//p' "$status_file" 2>/dev/null || true)
+  printf '%s\n' "$m" | awk -v t=$(($(date +%s) - $1)) -v phase="${phase:-setup}" '
     $1 == "go_memstats_heap_inuse_bytes" { inuse = $2 }
     $1 == "go_memstats_next_gc_bytes" { next_gc = $2 }
     $1 == "go_gc_gogc_percent" { gogc = $2 }
     $1 == "mithub_ask_topic_cache_bytes" { topics = $2 }
     END {
       if (gogc <= 0) gogc = 100
-      if (inuse > 0) printf "%d\t%.0f\t%.0f\t%.0f\n", t, inuse, next_gc * 100 / (100 + gogc), topics
+      if (inuse > 0) printf "%d\t%.0f\t%.0f\t%.0f\t%s\n", t, inuse, next_gc * 100 / (100 + gogc), topics, phase
     }' >>"$heap_tsv"
 }
 
-# seconds converts a Go duration such as 2m or 1m30s to whole seconds.
 seconds() {
   printf '%s\n' "$1" | awk '{
     s = 0; d = $0
@@ -76,7 +77,8 @@ seconds() {
 }
 
 # heap_report prints the heap table and the live heap's growth from the
-# first sample at or after the warm-up to the last.
+# first sample at or after the warm-up to the last one taken during the
+# traffic.
 heap_report() {
   local warm
   warm=$(seconds "${SOAK_WARMUP:-4m}")
@@ -87,17 +89,18 @@ heap_report() {
       print ""
       print "agent-api Go heap (MiB) from /metrics: in use, live at the last GC, ask topic cache:"
       print ""
-      print "| time | heap in use | live heap | topic cache |"
-      print "|---|---:|---:|---:|"
+      print "| time | heap in use | live heap | topic cache | phase |"
+      print "|---|---:|---:|---:|---|"
     }
     {
-      printf "| %d:%02d | %s | %s | %s |\n", $1 / 60, $1 % 60, mib($2), mib($3), mib($4)
+      printf "| %d:%02d | %s | %s | %s | %s |\n", $1 / 60, $1 % 60, mib($2), mib($3), mib($4), $5
+      if ($5 != "traffic") next
       if (base == "" && $1 >= warm) { base = $3; bt = $1 }
       last = $3; lt = $1
     }
     END {
       if (base > 0)
-        printf "\nLive heap growth after the warm-up: %+.1f%% (%s → %s MiB, %d:%02d → %d:%02d).\n",
+        printf "\nLive heap growth from the warm-up to the end of the traffic: %+.1f%% (%s → %s MiB, %d:%02d → %d:%02d).\n",
           100 * (last - base) / base, mib(base), mib(last), bt / 60, bt % 60, lt / 60, lt % 60
     }' "$heap_tsv"
 }
@@ -130,7 +133,7 @@ bin/mithubctl load --meetings "${SOAK_MEETINGS:-200}" --rate "${SOAK_RATE:-2s}" 
   --warmup "${SOAK_WARMUP:-4m}" --ask-every "${SOAK_ASK_EVERY:-30s}" --pr-at-end --label soak \
   --meeting-length "${SOAK_MEETING_LENGTH:-60}" \
   --proc "agent-api=$API_PID,pr-worker=$WORKER_PID" --rss-every 30s --database-url "$MITHUB_DATABASE_URL" \
-  --max-errors 0 --max-rss-growth 10 --out "$out" "$@" || status=$?
+  --status "$status_file" --max-errors 0 --max-rss-growth 10 --out "$out" "$@" || status=$?
 kill "$HEAP_PID" 2>/dev/null || true
 wait "$HEAP_PID" 2>/dev/null || true
 HEAP_PID=

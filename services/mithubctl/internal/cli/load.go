@@ -187,7 +187,7 @@ func loadVerdict(rep *load.Report, c loadConfig) error {
 	}
 	if c.MaxRSSGrowth > 0 {
 		for _, s := range rep.RSS {
-			if _, _, g, ok := s.Growth(c.Opts.Warmup); ok && 100*g > c.MaxRSSGrowth {
+			if _, _, g, ok := s.Growth(c.Opts.Warmup, rep.RSSTrafficEnd); ok && 100*g > c.MaxRSSGrowth {
 				fails = append(fails, fmt.Sprintf("%s RSS grew %.1f%% after the warm-up (at most %.1f%%)", s.Proc.Name, 100*g, c.MaxRSSGrowth))
 			}
 		}

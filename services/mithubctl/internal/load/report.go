@@ -20,7 +20,10 @@ type Report struct {
 	Endpoints        []EndpointStats
 	Throughput       Throughput
 	RSS              []RSSSeries
-	Completeness     Completeness
+	// RSSTrafficEnd is when, on the RSS clock, the traffic ended; growth
+	// is measured up to the sample taken then.
+	RSSTrafficEnd time.Duration
+	Completeness  Completeness
 	// Fault is set when a marks file held a fault window.
 	Fault *FaultReport
 	// Meetings are what each meeting was sent; PRs the last state of every
@@ -251,13 +254,13 @@ func (r *Report) writeRSS(b *strings.Builder) {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(b, "\nGrowth after the %s warm-up:", r.Options.Warmup)
+	fmt.Fprintf(b, "\nGrowth from the %s warm-up to the end of the traffic:", r.Options.Warmup)
 	for i, s := range r.RSS {
 		sep := ","
 		if i == 0 {
 			sep = ""
 		}
-		base, last, g, ok := s.Growth(r.Options.Warmup)
+		base, last, g, ok := s.Growth(r.Options.Warmup, r.RSSTrafficEnd)
 		if !ok {
 			fmt.Fprintf(b, "%s %s n/a", sep, s.Proc.Name)
 			continue
@@ -317,7 +320,7 @@ func (r *Report) WriteSummary(w io.Writer) error {
 	kv("meetings", c.Meetings)
 	kv("meetings_with_pr", c.MeetingsWithPR)
 	for _, s := range r.RSS {
-		if _, _, g, ok := s.Growth(r.Options.Warmup); ok {
+		if _, _, g, ok := s.Growth(r.Options.Warmup, r.RSSTrafficEnd); ok {
 			kv("rss_growth_pct_"+strings.ReplaceAll(s.Proc.Name, "-", "_"), fmt.Sprintf("%.1f", 100*g))
 		}
 	}

@@ -81,20 +81,27 @@ type RSSSeries struct {
 	Samples []RSSSample
 }
 
-// Growth compares the last reading with the first one taken at or after
-// warmup: (last - base) / base. ok is false without both readings.
-func (s RSSSeries) Growth(warmup time.Duration) (base, last RSSSample, growth float64, ok bool) {
+// Growth compares the last reading at or before end (any time when end
+// is 0) with the first one taken at or after warmup: (last - base) /
+// base. ok is false without both readings.
+func (s RSSSeries) Growth(warmup, end time.Duration) (base, last RSSSample, growth float64, ok bool) {
 	for _, x := range s.Samples {
 		if x.At >= warmup && x.KB > 0 {
 			base, ok = x, true
 			break
 		}
 	}
-	if !ok || len(s.Samples) == 0 {
+	if !ok {
 		return RSSSample{}, RSSSample{}, 0, false
 	}
-	last = s.Samples[len(s.Samples)-1]
-	if last.KB == 0 || last.At <= base.At {
+	found := false
+	for _, x := range s.Samples {
+		if end > 0 && x.At > end {
+			break
+		}
+		last, found = x, true
+	}
+	if !found || last.KB == 0 || last.At <= base.At {
 		return base, last, 0, false
 	}
 	return base, last, float64(last.KB-base.KB) / float64(base.KB), true
@@ -140,7 +147,8 @@ func (s *rssSampler) run(ctx context.Context) {
 	}
 }
 
-func (s *rssSampler) sample() {
+// sample reads every process now and returns when, from the start.
+func (s *rssSampler) sample() time.Duration {
 	at := time.Since(s.start)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -151,6 +159,7 @@ func (s *rssSampler) sample() {
 		}
 		s.series[i].Samples = append(s.series[i].Samples, RSSSample{At: at, KB: kb})
 	}
+	return at
 }
 
 func (s *rssSampler) result() []RSSSeries {

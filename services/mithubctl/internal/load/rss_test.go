@@ -52,16 +52,25 @@ func TestGrowthAfterWarmup(t *testing.T) {
 	s := RSSSeries{Proc: Proc{"agent-api", 1}, Samples: []RSSSample{
 		{0, 40_000}, {30 * time.Second, 90_000}, {2 * time.Minute, 100_000}, {150 * time.Second, 0}, {10 * time.Minute, 105_000},
 	}}
-	base, last, g, ok := s.Growth(2 * time.Minute)
+	base, last, g, ok := s.Growth(2*time.Minute, 0)
 	if !ok || base.KB != 100_000 || last.KB != 105_000 || g < 0.0499 || g > 0.0501 {
 		t.Fatalf("growth %v (%v → %v), ok %v", g, base, last, ok)
 	}
+	// Up to the end of the traffic at 10:00, a later reading (after
+	// settling) does not count.
+	s.Samples = append(s.Samples, RSSSample{10*time.Minute + 5*time.Second, 200_000})
+	if _, last, g, ok := s.Growth(2*time.Minute, 10*time.Minute); !ok || last.KB != 105_000 || g > 0.0501 {
+		t.Fatalf("growth to the end of the traffic %v (to %v), ok %v", g, last, ok)
+	}
 	// The process died before the end: no growth figure.
 	s.Samples = append(s.Samples, RSSSample{11 * time.Minute, 0})
-	if _, _, _, ok := s.Growth(2 * time.Minute); ok {
+	if _, _, _, ok := s.Growth(2*time.Minute, 0); ok {
 		t.Fatal("growth of a series ending without a reading")
 	}
-	if _, _, _, ok := (RSSSeries{Samples: []RSSSample{{0, 5}}}).Growth(time.Minute); ok {
+	if _, _, _, ok := s.Growth(2*time.Minute, time.Minute); ok {
+		t.Fatal("growth with the traffic ending before the warm-up")
+	}
+	if _, _, _, ok := (RSSSeries{Samples: []RSSSample{{0, 5}}}).Growth(time.Minute, 0); ok {
 		t.Fatal("growth without a reading after the warm-up")
 	}
 }

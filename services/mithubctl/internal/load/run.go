@@ -126,6 +126,11 @@ func Run(ctx context.Context, api API, st Store, o Options, log io.Writer) (*Rep
 	trafficStart := time.Now()
 	r.traffic(ctx, len(ms))
 	rep.Traffic = time.Since(trafficStart)
+	// RSS growth is measured to here; settling (every meeting ended and
+	// its PR built at once) is not the steady traffic.
+	if len(o.Procs) > 0 {
+		rep.RSSTrafficEnd = sampler.sample()
+	}
 	r.finishing.Wait()
 	ms = r.meetings()
 	fmt.Fprintf(log, "load: traffic done after %s; delivering the rest%s\n", rep.Traffic.Round(time.Millisecond),
