@@ -148,7 +148,7 @@ func (a *App) init(ctx context.Context) error {
 		Ask: asker, Memory: memory.NewService(memEngine, memQueue),
 		// The queue client shares the Redis connection pool; a.redis is
 		// closed last, in close.
-		PRs: a.store, Queue: asynq.NewClientFromRedisClient(a.redis),
+		PRs: bankWrites{a.store, a.bank}, Queue: asynq.NewClientFromRedisClient(a.redis),
 		RateLimit:   httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
 		CORSOrigins: a.cfg.CORSOrigins,
 		Ready: map[string]health.Check{
@@ -231,4 +231,36 @@ func (a *App) servePprof(ctx context.Context) {
 	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		a.log.Warn("pprof server", "err", err)
 	}
+}
+
+// bankWrites is the store as the HTTP API writes memory banks: a write
+// that commits also drops the cached bank at once, so a question asked
+// here right after it does not wait for the write's notification.
+type bankWrites struct {
+	*store.Store
+	bank *asking.BankCache
+}
+
+func (w bankWrites) PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (store.MemoryEntry, error) {
+	e, err := w.Store.PutMemoryEntry(ctx, tenantID, project, category, content)
+	if err == nil {
+		w.bank.Drop(tenantID, project)
+	}
+	return e, err
+}
+
+func (w bankWrites) MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge store.Merger) error {
+	err := w.Store.MergeMemory(ctx, tenantID, project, categories, merge)
+	if err == nil {
+		w.bank.Drop(tenantID, project)
+	}
+	return err
+}
+
+func (w bankWrites) ApprovePR(ctx context.Context, tenantID, id string, categories []string, merge store.Merger, status func(store.PR) string) (store.PR, error) {
+	pr, err := w.Store.ApprovePR(ctx, tenantID, id, categories, merge, status)
+	if err == nil {
+		w.bank.Drop(tenantID, pr.Project)
+	}
+	return pr, err
 }

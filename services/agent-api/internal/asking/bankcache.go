@@ -123,6 +123,10 @@ func (c *BankCache) setDown() {
 	c.mu.Unlock()
 }
 
+// Drop forgets a project's bank; a write in this process calls it once
+// committed, ahead of the write's notification.
+func (c *BankCache) Drop(tenantID, project string) { c.drop(tenantID, project) }
+
 func (c *BankCache) drop(tenantID, project string) {
 	c.mu.Lock()
 	c.gen++
