@@ -362,7 +362,9 @@ func (s *Service) topicCache() *topicCache {
 
 // ForgetMeeting drops the cached topics of a meeting whose context left
 // memory: they are read again if it is asked about.
-func (s *Service) ForgetMeeting(tenantID, meetingID string) { s.topicCache().dropMeeting(tenantID, meetingID) }
+func (s *Service) ForgetMeeting(tenantID, meetingID string) {
+	s.topicCache().dropMeeting(tenantID, meetingID)
+}
 
 // TopicCacheStats returns the topics whose indexed turns are cached and
 // their estimated size in bytes.
