@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The full test suite: go vet, then go test with the race detector across
+# The full test suite: gofmt and go vet, then go test with the race detector across
 # every module, against the PostgreSQL and Redis that dev-up.sh provides.
 #
 # Environment:
@@ -14,6 +14,12 @@ modules=github.com/mithub/mithub/...
 # binary (built once into a cache outside the repository).
 MITHUB_TEST_LIVEKIT_BIN=${MITHUB_TEST_LIVEKIT_BIN:-$(bash scripts/livekit.sh)}
 export MITHUB_TEST_LIVEKIT_BIN
+unformatted=$(gofmt -l pkg services deploy)
+if [ -n "$unformatted" ]; then
+  echo "test: not gofmt-formatted (run make fmt):" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
 go vet "$modules"
 # Two cores: two packages at a time.
 go test -race -p 2 -count=1 -timeout 25m ${TEST_FLAGS:-} "$modules"
