@@ -41,8 +41,8 @@ func (s *Store) LatestCheckpoint(ctx context.Context, tenantID, meetingID, threa
 // step that exists is ErrConflict (two asks raced on one thread), and a
 // thread belongs to one meeting.
 func (s *Store) SaveCheckpoint(ctx context.Context, tenantID string, cp Checkpoint) error {
-	if cp.ThreadID == "" || cp.Step < 0 || !json.Valid(cp.State) {
-		return fmt.Errorf("save thread %q step %d: %w", cp.ThreadID, cp.Step, ErrInvalid)
+	if err := validCheckpoint(cp); err != nil {
+		return err
 	}
 	tag, err := s.pool.Exec(ctx, `INSERT INTO agent_checkpoints (thread_id, tenant_id, meeting_id, step, state)
 		SELECT $1, $2, m.id, $4, $5 FROM meetings m
@@ -60,4 +60,55 @@ func (s *Store) SaveCheckpoint(ctx context.Context, tenantID string, cp Checkpoi
 		return fmt.Errorf("save thread %s: it belongs to another meeting: %w", cp.ThreadID, ErrConflict)
 	}
 	return nil
+}
+
+func validCheckpoint(cp Checkpoint) error {
+	if cp.ThreadID == "" || cp.Step < 0 || !json.Valid(cp.State) {
+		return fmt.Errorf("save thread %q step %d: %w", cp.ThreadID, cp.Step, ErrInvalid)
+	}
+	return nil
+}
+
+// TenantCheckpoint is a checkpoint with its tenant, for batched saves.
+type TenantCheckpoint struct {
+	TenantID string
+	Checkpoint
+}
+
+// saveCheckpoints inserts valid checkpoints of distinct threads in one
+// statement, with SaveCheckpoint's rules, and reports which were written;
+// a row not written broke a rule (or lost a race) and is for
+// SaveCheckpoint to explain.
+func (s *Store) saveCheckpoints(ctx context.Context, cps []TenantCheckpoint) ([]bool, error) {
+	n := len(cps)
+	threads, tenants, meetings, states := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	steps := make([]int32, n)
+	for i, c := range cps {
+		threads[i], tenants[i], meetings[i], steps[i], states[i] = c.ThreadID, c.TenantID, c.MeetingID, int32(c.Step), string(c.State)
+	}
+	rows, err := s.pool.Query(ctx, `INSERT INTO agent_checkpoints (thread_id, tenant_id, meeting_id, step, state)
+		SELECT r.thread_id, r.tenant_id, m.id, r.step, r.state::jsonb
+		FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::int[], $5::text[]) AS r(thread_id, tenant_id, meeting_id, step, state)
+		JOIN meetings m ON m.id = r.meeting_id AND m.tenant_id = r.tenant_id
+		WHERE NOT EXISTS (SELECT 1 FROM agent_checkpoints c
+		                  WHERE c.tenant_id = r.tenant_id AND c.thread_id = r.thread_id AND c.meeting_id <> r.meeting_id)
+		ON CONFLICT DO NOTHING
+		RETURNING tenant_id::text, thread_id`, threads, tenants, meetings, steps, states)
+	if err != nil {
+		return nil, fmt.Errorf("save %d thread steps: %w", n, translate(err))
+	}
+	type thread struct{ tenantID, threadID string }
+	written := map[thread]bool{}
+	var t thread
+	if _, err := pgx.ForEachRow(rows, []any{&t.tenantID, &t.threadID}, func() error {
+		written[t] = true
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("save %d thread steps: %w", n, translate(err))
+	}
+	out := make([]bool, n)
+	for i, c := range cps {
+		out[i] = written[thread{c.TenantID, c.ThreadID}]
+	}
+	return out, nil
 }

@@ -44,7 +44,9 @@ type App struct {
 	redis  redis.UniversalClient
 	engine *meetingctx.Engine
 	bank   *asking.BankCache
-	http   *fiber.App
+	// checkpoints writes ask checkpoints in batches (group commit).
+	checkpoints *store.CheckpointWriter
+	http        *fiber.App
 }
 
 // New connects to PostgreSQL and Redis, migrates, and builds the server.
@@ -125,8 +127,9 @@ func (a *App) init(ctx context.Context) error {
 	}
 	// Memory banks are cached while a listener hears every write to them.
 	a.bank = asking.NewBankCache(asking.StoredBank(a.store), 0)
+	a.checkpoints = a.store.NewCheckpointWriter()
 	asker = &asking.Service{
-		Store: a.store, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
+		Store: batchedCheckpoints{a.store, a.checkpoints}, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
 		Model: model, Window: tokens.ContextWindow(model, a.cfg.LLM.ContextWindow), ReservedOutput: a.cfg.LLM.MaxOutputTokens,
 		Corrector: corr, L1Wait: a.cfg.Context.WithDefaults().L1Wait, Log: a.log,
 		MemoryBank: a.bank.Bank, TopicCacheBytes: int64(a.cfg.AskTopicCacheBytes),
@@ -207,6 +210,11 @@ func (a *App) close() {
 			a.log.Warn("L1 shutdown", "err", err)
 		}
 	}
+	if a.checkpoints != nil {
+		// Saves accepted before the drain are written before the pool
+		// closes.
+		a.checkpoints.Close()
+	}
 	if a.redis != nil {
 		_ = a.redis.Close()
 	}
@@ -263,4 +271,15 @@ func (w bankWrites) ApprovePR(ctx context.Context, tenantID, id string, categori
 		w.bank.Drop(tenantID, pr.Project)
 	}
 	return pr, err
+}
+
+// batchedCheckpoints is the store as the ask path uses it, with thread
+// checkpoints saved through the group-commit writer.
+type batchedCheckpoints struct {
+	*store.Store
+	w *store.CheckpointWriter
+}
+
+func (b batchedCheckpoints) SaveCheckpoint(ctx context.Context, tenantID string, cp store.Checkpoint) error {
+	return b.w.Save(ctx, tenantID, cp)
 }
