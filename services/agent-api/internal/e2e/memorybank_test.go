@@ -17,7 +17,8 @@ import (
 
 // The memory bank an ask packs follows every write: one through this
 // agent-api (seen by the very next ask) and one from another process
-// (seen once its notification arrives), in the built binary.
+// (seen once its notification arrives), in the built binary; and the
+// ask's thread checkpoints are stored.
 func TestAskFollowsMemoryBankWrites(t *testing.T) {
 	apiBin, _ := binaries(t)
 	dsn, schema := storetest.NewSchema(t)
@@ -95,4 +96,25 @@ func TestAskFollowsMemoryBankWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, 10*time.Second, func() bool { return strings.Contains(packed(), elsewhere) })
+
+	// Thread checkpoints go through the batched writer: two asks on one
+	// thread are its steps 0 and 1, with no warning.
+	for step := range 2 {
+		var res struct {
+			Warnings []string `json:"warnings"`
+		}
+		if err := json.Unmarshal(call(http.MethodPost, "/v1/meetings/"+m.ID+"/ask",
+			map[string]string{"question": "그건 누가 맡아?", "thread_id": "e2e-thread"}), &res); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range res.Warnings {
+			if strings.Contains(w, "not saved") {
+				t.Fatalf("ask %d: %s", step, w)
+			}
+		}
+		cp, err := st.LatestCheckpoint(ctx, dev.ID, m.ID, "e2e-thread")
+		if err != nil || cp.Step != step {
+			t.Fatalf("after ask %d the thread's last step is %d (%v)", step, cp.Step, err)
+		}
+	}
 }
