@@ -13,14 +13,21 @@ import (
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
 
+// checkpointFixture is a store with tenant tn's meetings m and m2 and
+// another tenant.
+func checkpointFixture(t *testing.T) (s *store.Store, tn store.Tenant, m, m2 store.Meeting, other store.Tenant) {
+	s = storetest.New(t)
+	tn, m = newMeeting(t, s, "acme")
+	_, m2 = newMeeting(t, s, "acme")
+	other, _ = newMeeting(t, s, "globex")
+	return s, tn, m, m2, other
+}
+
 // One statement writes the rows that keep SaveCheckpoint's rules and
 // leaves out the others.
 func TestSaveCheckpointBatchKeepsTheRules(t *testing.T) {
-	s := storetest.New(t)
+	s, tn, m, m2, other := checkpointFixture(t)
 	ctx := t.Context()
-	tn, m := newMeeting(t, s, "acme")
-	_, m2 := newMeeting(t, s, "acme")
-	other, _ := newMeeting(t, s, "globex")
 	state := json.RawMessage(`{"question":"누가 맡나요?"}`)
 	if err := s.SaveCheckpoint(ctx, tn.ID, store.Checkpoint{ThreadID: "old", MeetingID: m.ID, Step: 0, State: state}); err != nil {
 		t.Fatal(err)
@@ -49,11 +56,8 @@ func TestSaveCheckpointBatchKeepsTheRules(t *testing.T) {
 }
 
 func TestCheckpointWriter(t *testing.T) {
-	s := storetest.New(t)
+	s, tn, m, m2, other := checkpointFixture(t)
 	ctx := t.Context()
-	tn, m := newMeeting(t, s, "acme")
-	_, m2 := newMeeting(t, s, "acme")
-	other, _ := newMeeting(t, s, "globex")
 	w := s.NewCheckpointWriter()
 	state := json.RawMessage(`{"answer":"김민수 (03:10)"}`)
 

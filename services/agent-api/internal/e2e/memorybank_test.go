@@ -82,15 +82,7 @@ func TestAskFollowsMemoryBankWrites(t *testing.T) {
 	}
 
 	// pr-worker or another replica writes straight to the store.
-	st, err := store.Open(ctx, dbURL, store.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	dev, err := st.EnsureTenant(ctx, "dev")
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, dev := devStore(t, dbURL)
 	const elsewhere = "출시 담당은 이영희"
 	if _, err := st.PutMemoryEntry(ctx, dev.ID, "default", store.CategoryProgress, elsewhere); err != nil {
 		t.Fatal(err)

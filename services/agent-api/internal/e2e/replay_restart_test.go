@@ -63,15 +63,7 @@ func TestReplaySurvivesAgentAPIKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(ctx, dbURL, store.Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	dev, err := st.EnsureTenant(ctx, "dev")
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, dev := devStore(t, dbURL)
 
 	ctlEnv := []string{"MITHUB_API_URL=" + base, "MITHUB_API_KEY=dev-key"}
 	replayArgs := []string{"replay", "--meeting-file", file, "--meeting", m.ID, "--batch", "10"}
@@ -154,4 +146,20 @@ func waitFor(t *testing.T, timeout time.Duration, cond func() bool) {
 		case <-tick.C:
 		}
 	}
+}
+
+// devStore opens the test database beside the service, as another
+// process would, with the dev tenant.
+func devStore(t *testing.T, dbURL string) (*store.Store, store.Tenant) {
+	t.Helper()
+	st, err := store.Open(t.Context(), dbURL, store.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	dev, err := st.EnsureTenant(t.Context(), "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, dev
 }
