@@ -263,8 +263,10 @@ traffic_flowing() {
 # segment it stored since it (re)joined (LiveKit delivers nothing to a
 # participant before its connection is up, and replays nothing later),
 # and, for a stop or kill of the worker, not between the stop and the
-# bot's return. For a kill -9, segments sent in the second before it were
-# in flight to or inside the dying bot: they are counted apart. Sets
+# bot's return; and delivered into the room: the witness participant got
+# it (one it did not get never left the publisher or the server, and
+# counts as not heard). For a kill -9, segments sent in the second before
+# it were in flight to or inside the dying bot: they are counted apart. Sets
 # rt_heard rt_stored rt_missing rt_inflight_lost rt_doubled rt_unheard
 # rt_rejoin.
 rt_stored_ids() {
@@ -289,13 +291,16 @@ rt_check() {
   if [ -n "$last" ]; then wait_for "realtime segment $last stored" 60 rt_has "$last" || true; fi
   rt_stored_ids
   counts=$(awk -v t0="$t0" -v t1="$t1" -v k0="${kill_ms:-0}" -v k1="$back" -v pre="${inflight_ms:-0}" \
-    -v stored="$rt_stored_file" -v heard="$rt_heard_file" '
-    BEGIN { while ((getline id < stored) > 0) have[id] = 1 }
+    -v stored="$rt_stored_file" -v heard="$rt_heard_file" -v rtlog="$work/rt.log" '
+    BEGIN {
+      while ((getline id < stored) > 0) have[id] = 1
+      while ((getline line < rtlog) > 0) { split(line, f, " "); if (f[1] == "got") got[f[2]] = 1 }
+    }
     $1 == "bot" { receiving = 0; next }
     $1 != "seg" { next }
     have[$2] { receiving = 1 }
     $3 < t0 || $3 > t1 { next }
-    $4 == 1 && receiving && !(k0 > 0 && $3 >= k0 && $3 <= k1) {
+    $4 == 1 && receiving && got[$2] && !(k0 > 0 && $3 >= k0 && $3 <= k1) {
       if (have[$2]) { n++; print $2 > heard } else if (k0 > 0 && $3 >= k0 - pre && $3 < k0) inflight++; else missing++
       next
     }

@@ -10,7 +10,11 @@
 //	bot joined <unix ms> <participant sid>
 //	bot left <unix ms>
 //	seg <segment id> <unix ms> <1 if the bot was in the room, else 0>
+//	got <segment id> <unix ms>
 //
+// A second participant, the witness, listens in the same room and logs a
+// got line for each segment LiveKit delivered to it, so that a segment
+// the bot never stored can be told from one that never reached the room.
 // It runs until SIGINT or SIGTERM.
 package main
 
@@ -110,6 +114,30 @@ func (p *presence) segment(id string, at time.Time) {
 	fmt.Fprintf(p.log, "seg %s %d %d\n", id, at.UnixMilli(), in)
 }
 
+// got logs a segment the witness received.
+func (p *presence) got(id string, at time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.log, "got %s %d\n", id, at.UnixMilli())
+}
+
+// witness joins the room as a listener that logs every transcription
+// segment delivered to it.
+func witness(url, room string, p *presence) (*lksdk.Room, error) {
+	w := lksdk.NewRoom(lksdk.NewRoomCallback())
+	if err := w.RegisterTextStreamHandler(transcript.TopicTranscription, func(r *lksdk.TextStreamReader, _ string) {
+		r.ReadAll()
+		p.got(r.Info.Attributes[transcript.AttrSegmentID], time.Now())
+	}); err != nil {
+		return nil, err
+	}
+	err := w.Join(url, lksdk.ConnectInfo{
+		APIKey: "devkey", APISecret: "secret", RoomName: room,
+		ParticipantIdentity: "chaos-witness", ParticipantName: "chaos witness",
+	}, lksdk.WithAutoSubscribe(false))
+	return w, err
+}
+
 func run(ctx context.Context) error {
 	url := flag.String("url", "ws://127.0.0.1:17880", "LiveKit URL")
 	room := flag.String("room", "chaos-room", "room")
@@ -137,6 +165,11 @@ func run(ctx context.Context) error {
 		return err
 	}
 	defer lk.Disconnect()
+	wit, err := witness(*url, *room, p)
+	if err != nil {
+		return fmt.Errorf("witness: %w", err)
+	}
+	defer wit.Disconnect()
 	httpURL := "http" + strings.TrimPrefix(*url, "ws")
 	var wg sync.WaitGroup
 	defer wg.Wait()
