@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 	"time"
-
-	"github.com/google/uuid"
 )
 
 // ErrWriterClosed: the checkpoint writer has stopped.
@@ -68,7 +66,7 @@ func (w *CheckpointWriter) Save(ctx context.Context, tenantID string, cp Checkpo
 	if err := validCheckpoint(cp); err != nil {
 		return err
 	}
-	if _, err := uuid.Parse(cp.MeetingID); err != nil {
+	if !isUUID(cp.MeetingID) {
 		// Not a meeting id: it could not name a stored meeting, and one
 		// bad row must not fail the others' statement.
 		return fmt.Errorf("save thread %s: meeting %s: %w", cp.ThreadID, cp.MeetingID, ErrNotFound)
