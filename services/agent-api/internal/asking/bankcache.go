@@ -88,7 +88,7 @@ func (c *BankCache) Run(ctx context.Context, l BankListener, log *slog.Logger) {
 	backoff := 500 * time.Millisecond
 	for {
 		started := time.Now()
-		err := l.ListenMemoryBank(ctx, c.setLive, c.drop)
+		err := l.ListenMemoryBank(ctx, c.setLive, c.Drop)
 		c.setDown()
 		if ctx.Err() != nil {
 			return
@@ -123,11 +123,9 @@ func (c *BankCache) setDown() {
 	c.mu.Unlock()
 }
 
-// Drop forgets a project's bank; a write in this process calls it once
-// committed, ahead of the write's notification.
-func (c *BankCache) Drop(tenantID, project string) { c.drop(tenantID, project) }
-
-func (c *BankCache) drop(tenantID, project string) {
+// Drop forgets a project's bank: on each write's notification, and from
+// a write in this process once committed, ahead of its notification.
+func (c *BankCache) Drop(tenantID, project string) {
 	c.mu.Lock()
 	c.gen++
 	c.entries.Remove(bankKey{tenantID, project})

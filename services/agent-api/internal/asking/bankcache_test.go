@@ -67,15 +67,15 @@ func TestBankCacheKeepsOnlyWhileListening(t *testing.T) {
 	}
 	expectReads(4, "another tenant")
 
-	c.drop("t1", "other")
+	c.Drop("t1", "other")
 	ask("t1", "p")
 	expectReads(4, "a write to another project")
-	c.drop("t1", "p")
+	c.Drop("t1", "p")
 	ask("t1", "p")
 	expectReads(5, "after a write to the project")
 
 	// A write heard while a read runs: that read's text is not kept.
-	b.during = func() { c.drop("t3", "p") }
+	b.during = func() { c.Drop("t3", "p") }
 	ask("t3", "p")
 	b.during = nil
 	ask("t3", "p")
