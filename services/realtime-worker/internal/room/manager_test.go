@@ -164,17 +164,22 @@ func TestAnotherWorkerTakesTheRoomAfterTheLeaseExpires(t *testing.T) {
 	}
 }
 
-func TestTwoLiveWorkersNeverServeOneRoom(t *testing.T) {
+// bothJoinStandup has replicas a and b join "standup", a first.
+func bothJoinStandup(t *testing.T) (*leaseEnv, *worker, *worker) {
+	t.Helper()
 	e := newLeaseEnv(t)
-	ctx := context.Background()
 	a := e.worker(t, "replica-a", 600*time.Millisecond, 20*time.Millisecond)
 	b := e.worker(t, "replica-b", 600*time.Millisecond, 20*time.Millisecond)
-	if _, err := a.m.Join(ctx, "standup", ""); err != nil {
-		t.Fatal(err)
+	for _, w := range []*worker{a, b} {
+		if _, err := w.m.Join(context.Background(), "standup", ""); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if _, err := b.m.Join(ctx, "standup", ""); err != nil {
-		t.Fatal(err)
-	}
+	return e, a, b
+}
+
+func TestTwoLiveWorkersNeverServeOneRoom(t *testing.T) {
+	e, a, b := bothJoinStandup(t)
 	// b keeps trying across several of a's renewals (every 200 ms) and
 	// lease lifetimes.
 	waitUntil(t, "b to try many times", func() bool { return b.leases.acquires.Load() >= 100 })
@@ -189,21 +194,12 @@ func TestTwoLiveWorkersNeverServeOneRoom(t *testing.T) {
 }
 
 func TestWaitingEndsWithTheMeeting(t *testing.T) {
-	e := newLeaseEnv(t)
-	ctx := context.Background()
-	a := e.worker(t, "replica-a", 600*time.Millisecond, 20*time.Millisecond)
-	b := e.worker(t, "replica-b", 600*time.Millisecond, 20*time.Millisecond)
-	if _, err := a.m.Join(ctx, "standup", ""); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.m.Join(ctx, "standup", ""); err != nil {
-		t.Fatal(err)
-	}
+	e, a, b := bothJoinStandup(t)
 	if !b.waits("standup") {
 		t.Fatal("b does not wait for the room")
 	}
 	// a ends the meeting and leaves: b must not record an ended meeting.
-	if _, err := e.st.EndMeeting(ctx, e.tenant, e.meeting.ID); err != nil {
+	if _, err := e.st.EndMeeting(context.Background(), e.tenant, e.meeting.ID); err != nil {
 		t.Fatal(err)
 	}
 	a.stop()
