@@ -55,9 +55,9 @@ func FuzzMergeSection(f *testing.F) {
 		if overview {
 			category = store.CategoryOverview
 		}
-		withOther := prdoc.MergeSection(category, current, meetingB, other)
-		once := prdoc.MergeSection(category, withOther, meetingA, content)
-		twice := prdoc.MergeSection(category, once, meetingA, content)
+		withOther := prdoc.MergeSection(category, current, meetingB, other, 0)
+		once := prdoc.MergeSection(category, withOther, meetingA, content, 0)
+		twice := prdoc.MergeSection(category, once, meetingA, content, 0)
 		if once != twice {
 			t.Fatalf("merging twice changed the content:\n--- once\n%s\n--- twice\n%s", once, twice)
 		}
@@ -84,6 +84,15 @@ func FuzzMergeSection(f *testing.F) {
 			if !strings.Contains(mine, w) {
 				t.Fatalf("meeting A's section lost %q of its content:\n%s", w, mine)
 			}
+		}
+		// Bounded, the merge is still idempotent, keeps meeting A's whole
+		// section and is never longer than the unbounded one.
+		bounded := prdoc.MergeSection(category, withOther, meetingA, content, 256)
+		if again := prdoc.MergeSection(category, bounded, meetingA, content, 256); again != bounded {
+			t.Fatalf("bounded merge twice changed the content:\n--- once\n%s\n--- twice\n%s", bounded, again)
+		}
+		if section(bounded, meetingA) != mine || len(bounded) > len(once) {
+			t.Fatalf("bounded merge lost meeting A's section or grew:\n--- unbounded\n%s\n--- bounded\n%s", once, bounded)
 		}
 		if utf8.ValidString(current) && utf8.ValidString(content) && utf8.ValidString(other) && !utf8.ValidString(once) {
 			t.Fatal("merged valid UTF-8 into invalid UTF-8")

@@ -2,6 +2,7 @@ package prdoc_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -184,27 +185,82 @@ func TestMarkdownEscapesMeetingText(t *testing.T) {
 
 func TestMergeSectionIsIdempotentAndAppends(t *testing.T) {
 	const m1, m2 = "m-1", "m-2"
-	ledger := prdoc.MergeSection(store.CategoryDecisions, "", m1, "- a\n")
-	again := prdoc.MergeSection(store.CategoryDecisions, ledger, m1, "- a\n")
+	ledger := prdoc.MergeSection(store.CategoryDecisions, "", m1, "- a\n", 0)
+	again := prdoc.MergeSection(store.CategoryDecisions, ledger, m1, "- a\n", 0)
 	if again != ledger {
 		t.Errorf("merging the same meeting twice changed the content:\n%q\n%q", ledger, again)
 	}
-	two := prdoc.MergeSection(store.CategoryDecisions, ledger, m2, "- b\n")
+	two := prdoc.MergeSection(store.CategoryDecisions, ledger, m2, "- b\n", 0)
 	if !strings.HasPrefix(two, ledger) || strings.Index(two, "- b") < strings.Index(two, "- a") {
 		t.Errorf("second meeting not appended:\n%s", two)
 	}
-	replaced := prdoc.MergeSection(store.CategoryDecisions, two, m1, "- a2\n")
+	replaced := prdoc.MergeSection(store.CategoryDecisions, two, m1, "- a2\n", 0)
 	if strings.Contains(replaced, "- a\n") || !strings.Contains(replaced, "- a2") || strings.Index(replaced, "- a2") > strings.Index(replaced, "- b") {
 		t.Errorf("section of m1 not replaced in place:\n%s", replaced)
 	}
 	if got := prdoc.StripMarkers(replaced); strings.Contains(got, "mithub:meeting") || !strings.Contains(got, "- b") {
 		t.Errorf("StripMarkers = %q", got)
 	}
-	if got := prdoc.MergeSection(store.CategoryOverview, "kept", m1, "new"); got != "kept" {
+	if got := prdoc.MergeSection(store.CategoryOverview, "kept", m1, "new", 0); got != "kept" {
 		t.Errorf("overview overwritten: %q", got)
 	}
-	if _, err := prdoc.Merge(nil, m1, []prdoc.MemoryUpdate{{Category: "99-x", Content: "x"}}); err == nil {
+	if _, err := prdoc.Merge(nil, m1, []prdoc.MemoryUpdate{{Category: "99-x", Content: "x"}}, 0); err == nil {
 		t.Error("Merge accepted an unknown category")
+	}
+}
+
+func TestMergeSectionKeepsTheNewestMeetingsWithinTheBound(t *testing.T) {
+	const limit = 600
+	cat := store.CategoryProgress
+	bank := "# Progress\n\nWritten by hand: 출시 일정은 팀장이 정한다.\n"
+	var ids []string
+	for i := range 30 {
+		id := fmt.Sprintf("m-%02d", i)
+		ids = append(ids, id)
+		bank = prdoc.MergeSection(cat, bank, id, fmt.Sprintf("- [ ] 민수: item %d of meeting %d\n", i, i), limit)
+		if len(bank) > limit {
+			t.Fatalf("after meeting %d the category is %d bytes, over %d:\n%s", i, len(bank), limit, bank)
+		}
+		if !strings.HasPrefix(bank, "# Progress\n\nWritten by hand: 출시 일정은 팀장이 정한다.\n") {
+			t.Fatalf("text written by hand was dropped:\n%s", bank)
+		}
+		if strings.Contains(bank, "\n\n\n") {
+			t.Fatalf("dropping sections left blank lines behind:\n%q", bank)
+		}
+	}
+	// The sections kept are the newest ones, in meeting order, each whole.
+	var kept []string
+	for _, id := range ids {
+		if strings.Contains(bank, "<!-- mithub:meeting="+id+" -->") {
+			kept = append(kept, id)
+		}
+	}
+	if len(kept) < 3 || kept[len(kept)-1] != "m-29" {
+		t.Fatalf("kept %v:\n%s", kept, bank)
+	}
+	for i, id := range kept {
+		if id != ids[len(ids)-len(kept)+i] {
+			t.Fatalf("kept %v, not the newest meetings:\n%s", kept, bank)
+		}
+		begin := strings.Index(bank, "<!-- mithub:meeting="+id+" -->")
+		end := strings.Index(bank, "<!-- /mithub:meeting="+id+" -->")
+		if begin < 0 || end < begin {
+			t.Fatalf("section of %s is not whole:\n%s", id, bank)
+		}
+	}
+	// Merging a kept meeting again changes nothing.
+	again := prdoc.MergeSection(cat, bank, "m-29", "- [ ] 민수: item 29 of meeting 29\n", limit)
+	if again != bank {
+		t.Errorf("merging the newest meeting again changed the category:\n%s\n---\n%s", bank, again)
+	}
+	// A meeting's own section stays even when it alone is over the bound.
+	big := strings.Repeat("- 긴 항목 long item\n", 100)
+	alone := prdoc.MergeSection(cat, bank, "m-big", big, limit)
+	if !strings.Contains(alone, "<!-- mithub:meeting=m-big -->") || strings.Contains(alone, "<!-- mithub:meeting=m-29 -->") {
+		t.Errorf("an oversized section should replace every other one:\n%s", alone)
+	}
+	if unbounded := prdoc.MergeSection(cat, bank, "m-30", "- x\n", 0); !strings.Contains(unbounded, "mithub:meeting="+kept[0]+" ") {
+		t.Errorf("maxBytes 0 dropped a section")
 	}
 }
 

@@ -137,16 +137,26 @@ func sectionMarkers(meetingID string) (begin, end string) {
 	return "<!-- mithub:meeting=" + meetingID + " -->", "<!-- /mithub:meeting=" + meetingID + " -->"
 }
 
+// DefaultMaxBytes is the default bound of the meeting sections one
+// memory-bank category keeps (MITHUB_MEMORY_BANK_MAX_BYTES).
+const DefaultMaxBytes = 16 << 10
+
 // MergeSection merges one meeting's content into a category's current
 // content. The overview is only filled when it is empty; every other
 // category keeps one section per meeting: an existing section of the
 // meeting is replaced in place, a new one is appended, so the decisions
 // ledger grows in meeting order and merging twice changes nothing.
 //
+// When the result is longer than maxBytes (maxBytes > 0), the oldest
+// sections of other meetings are dropped until it fits or none is left:
+// a category holds the recent meetings, and each meeting's full record
+// stays in its PR and its project status. Text outside meeting sections
+// (written by hand) is never dropped.
+//
 // Section markers inside content are dropped, so content cannot end its
 // own section early; a begin marker of the meeting without its end marker
 // (content edited by hand) is dropped before the section is appended.
-func MergeSection(category, current, meetingID, content string) string {
+func MergeSection(category, current, meetingID, content string, maxBytes int) string {
 	content = strings.TrimSpace(dropMarkers(content))
 	if category == store.CategoryOverview {
 		if strings.TrimSpace(current) != "" {
@@ -154,6 +164,10 @@ func MergeSection(category, current, meetingID, content string) string {
 		}
 		return content + "\n"
 	}
+	return trimSections(appendSection(current, meetingID, content), meetingID, maxBytes)
+}
+
+func appendSection(current, meetingID, content string) string {
 	begin, end := sectionMarkers(meetingID)
 	section := begin + "\n" + content + "\n" + end + "\n"
 	if i := strings.Index(current, begin); i >= 0 {
@@ -174,9 +188,59 @@ func MergeSection(category, current, meetingID, content string) string {
 	return current + section
 }
 
+// sectionBegin starts every meeting's begin marker.
+const sectionBegin = "<!-- mithub:meeting="
+
+// trimSections drops the oldest complete sections of meetings other than
+// keep, each with the blank line after it, while s is longer than
+// maxBytes.
+func trimSections(s, keep string, maxBytes int) string {
+	if maxBytes <= 0 || len(s) <= maxBytes {
+		return s
+	}
+	var b strings.Builder
+	over := len(s) - maxBytes
+	at := 0 // s[:at] is decided: written to b or dropped
+	for over > 0 {
+		i := strings.Index(s[at:], sectionBegin)
+		if i < 0 {
+			break
+		}
+		i += at
+		idEnd := strings.Index(s[i+len(sectionBegin):], " -->")
+		if idEnd < 0 {
+			break
+		}
+		id := s[i+len(sectionBegin) : i+len(sectionBegin)+idEnd]
+		_, end := sectionMarkers(id)
+		j := strings.Index(s[i:], end)
+		if j < 0 || id == keep || strings.ContainsAny(id, "\n") ||
+			strings.Contains(s[i+len(sectionBegin):i+j], sectionBegin) {
+			// Not a section that can go (unclosed, the kept meeting's, or
+			// holding another's marker): keep it and look further on.
+			b.WriteString(s[at : i+len(sectionBegin)])
+			at = i + len(sectionBegin)
+			continue
+		}
+		stop := i + j + len(end)
+		for k := 0; k < 2 && stop < len(s) && s[stop] == '\n'; k++ {
+			stop++
+		}
+		b.WriteString(s[at:i])
+		over -= stop - i
+		at = stop
+	}
+	if at == 0 {
+		return s
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
+
 // Merge applies updates to the current contents of their categories for
-// one meeting and returns the new contents.
-func Merge(current map[string]string, meetingID string, updates []MemoryUpdate) (map[string]string, error) {
+// one meeting and returns the new contents, each category bounded as
+// MergeSection says.
+func Merge(current map[string]string, meetingID string, updates []MemoryUpdate, maxBytes int) (map[string]string, error) {
 	next := make(map[string]string, len(updates))
 	for _, u := range updates {
 		if !store.IsCategory(u.Category) {
@@ -186,7 +250,7 @@ func Merge(current map[string]string, meetingID string, updates []MemoryUpdate) 
 		if !ok {
 			cur = current[u.Category]
 		}
-		next[u.Category] = MergeSection(u.Category, cur, meetingID, u.Content)
+		next[u.Category] = MergeSection(u.Category, cur, meetingID, u.Content, maxBytes)
 	}
 	return next, nil
 }

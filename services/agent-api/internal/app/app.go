@@ -152,8 +152,9 @@ func (a *App) init(ctx context.Context) error {
 		// The queue client shares the Redis connection pool; a.redis is
 		// closed last, in close.
 		PRs: bankWrites{a.store, a.bank}, Queue: asynq.NewClientFromRedisClient(a.redis),
-		RateLimit:   httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
-		CORSOrigins: a.cfg.CORSOrigins,
+		MemoryBankMaxBytes: a.cfg.MemoryBankMaxBytes,
+		RateLimit:          httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
+		CORSOrigins:        a.cfg.CORSOrigins,
 		Ready: map[string]health.Check{
 			"postgres": a.store.Ping,
 			"redis":    func(ctx context.Context) error { return a.redis.Ping(ctx).Err() },

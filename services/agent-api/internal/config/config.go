@@ -9,6 +9,7 @@ import (
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
 )
 
@@ -48,6 +49,11 @@ type Config struct {
 	// 0 keeps none): the indexed turns of searched topics kept between asks,
 	// by estimated size; only the newest version of a topic is kept.
 	AskTopicCacheBytes int
+	// MemoryBankMaxBytes is MITHUB_MEMORY_BANK_MAX_BYTES (default 16384):
+	// the bytes of meeting sections one memory-bank category keeps when a
+	// PR's updates are approved; the oldest meetings' sections go first
+	// (0: no bound). pr-worker applies the same bound after a meeting.
+	MemoryBankMaxBytes int
 	// Memory is the long-conversation memory (MITHUB_MEMORY_*); the MCP
 	// memory tools plan compressions here and pr-worker runs them.
 	Memory memory.Config
@@ -137,6 +143,7 @@ func load(r *envconf.Reader) (Config, error) {
 		CacheSize:          r.Int("MITHUB_CACHE_SIZE", 1000, 1, 10_000_000),
 		CacheTTL:           r.Duration("MITHUB_CACHE_TTL", time.Hour),
 		AskTopicCacheBytes: r.Int("MITHUB_ASK_TOPIC_CACHE_BYTES", asking.DefaultTopicCacheBytes, 0, 1<<40),
+		MemoryBankMaxBytes: r.Int("MITHUB_MEMORY_BANK_MAX_BYTES", prdoc.DefaultMaxBytes, 0, 64<<20),
 		Memory:             memory.LoadConfig(r),
 		Context: meetingctx.Config{
 			L0MaxTurns:      r.Int("MITHUB_CTX_L0_MAX_TURNS", meetingctx.DefaultL0MaxTurns, 1, 10_000),

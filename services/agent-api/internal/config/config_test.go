@@ -16,7 +16,7 @@ func TestDefaults(t *testing.T) {
 	if c.Env != config.EnvProd || c.HTTPAddr != ":8080" || c.CacheSize != 1000 || c.CacheTTL != time.Hour ||
 		c.Context.L0MaxTurns != 25 || c.Context.L0MaxTokens != 3000 || c.Context.ChunkTurns != 25 ||
 		c.Context.MaxTopics != 30 || c.Context.L1Wait != 1500*time.Millisecond || c.LLM.Provider != config.ProviderLocal ||
-		c.Embed.Provider != config.ProviderLocal || c.Embed.Dim != 256 || c.AskTopicCacheBytes != 64<<20 {
+		c.Embed.Provider != config.ProviderLocal || c.Embed.Dim != 256 || c.AskTopicCacheBytes != 64<<20 || c.MemoryBankMaxBytes != 16384 {
 		t.Fatalf("defaults: %+v", c)
 	}
 }
@@ -38,6 +38,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{map[string]string{"MITHUB_CTX_MERGE_THRESHOLD": "1.5"}, "MITHUB_CTX_MERGE_THRESHOLD"},
 		{map[string]string{"MITHUB_CTX_L1_WAIT": "-1s"}, "MITHUB_CTX_L1_WAIT"},
 		{map[string]string{"MITHUB_ASK_TOPIC_CACHE_BYTES": "-1"}, "MITHUB_ASK_TOPIC_CACHE_BYTES"},
+		{map[string]string{"MITHUB_MEMORY_BANK_MAX_BYTES": "-1"}, "MITHUB_MEMORY_BANK_MAX_BYTES"},
 		{map[string]string{"MITHUB_ASK_TOPIC_CACHE_BYTES": "8MiB"}, "MITHUB_ASK_TOPIC_CACHE_BYTES"},
 	}
 	for _, tt := range tests {

@@ -338,7 +338,7 @@ func (s *Server) approvePR(c *fiber.Ctx) error {
 		return fmt.Errorf("decode memory updates of PR %s: %w", id, err)
 	}
 	merge := func(cur map[string]string) (map[string]string, error) {
-		return prdoc.Merge(cur, pr.MeetingID, updates)
+		return prdoc.Merge(cur, pr.MeetingID, updates, s.MemoryBankMaxBytes)
 	}
 	approved, err := s.PRs.ApprovePR(ctx, tenant.ID, id, prdoc.Categories(updates), merge, statusOf)
 	if errors.Is(err, store.ErrConflict) {

@@ -59,6 +59,9 @@ type Deps struct {
 	// memory:bank-update. Without them the PR routes answer 503.
 	PRs   PRStore
 	Queue TaskQueue
+	// MemoryBankMaxBytes bounds each memory-bank category's meeting
+	// sections when a PR is approved (0: no bound; see prdoc.MergeSection).
+	MemoryBankMaxBytes int
 	// RateLimit limits each API key's requests (zero: no limit).
 	RateLimit RateLimit
 	// CORSOrigins are the browser origins allowed to call the API (empty:

@@ -13,6 +13,7 @@ import (
 	"github.com/mithub/mithub/pkg/envconf"
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/services/pr-worker/internal/jobs"
 )
 
@@ -49,6 +50,11 @@ type Config struct {
 	// MITHUB_LLM_CONTEXT_WINDOW (default 0: from the model table), MITHUB_LLM_TIMEOUT
 	// (default 60s).
 	LLM LLMConfig
+	// MemoryBankMaxBytes is MITHUB_MEMORY_BANK_MAX_BYTES (default 16384):
+	// the bytes of meeting sections one memory-bank category keeps after
+	// a meeting's update; the oldest meetings' sections go first (0: no
+	// bound).
+	MemoryBankMaxBytes int
 	// Memory holds the long-conversation memory settings, MITHUB_MEMORY_*
 	// (see memory.LoadConfig: chunk 500 tokens, fan-in 5, 20 in flight).
 	Memory memory.Config
@@ -87,8 +93,9 @@ func load(r *envconf.Reader) (Config, error) {
 			jobs.QueueMemory:  3,
 			jobs.QueueDefault: 1,
 		},
-		HTTPAddr:        r.String("MITHUB_WORKER_HTTP_ADDR", "127.0.0.1:8091"),
-		ShutdownTimeout: r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 30*time.Second),
+		HTTPAddr:           r.String("MITHUB_WORKER_HTTP_ADDR", "127.0.0.1:8091"),
+		MemoryBankMaxBytes: r.Int("MITHUB_MEMORY_BANK_MAX_BYTES", prdoc.DefaultMaxBytes, 0, 64<<20),
+		ShutdownTimeout:    r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 30*time.Second),
 		LLM: LLMConfig{
 			Provider:      r.OneOf("MITHUB_LLM_PROVIDER", ProviderLocal, ProviderLocal, ProviderOpenAI),
 			BaseURL:       r.String("MITHUB_LLM_BASE_URL", ""),

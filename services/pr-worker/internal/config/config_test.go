@@ -17,14 +17,15 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := config.Config{
-		Queues:          map[string]int{"pr": 6, "memory": 3, "default": 1},
-		DatabaseURL:     "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable",
-		AutoMigrate:     true,
-		RedisURL:        "redis://127.0.0.1:6379/0",
-		Concurrency:     10,
-		HTTPAddr:        "127.0.0.1:8091",
-		ShutdownTimeout: 30 * time.Second,
-		LLM:             config.LLMConfig{Provider: "local", Timeout: 60 * time.Second},
+		Queues:             map[string]int{"pr": 6, "memory": 3, "default": 1},
+		DatabaseURL:        "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable",
+		AutoMigrate:        true,
+		RedisURL:           "redis://127.0.0.1:6379/0",
+		Concurrency:        10,
+		HTTPAddr:           "127.0.0.1:8091",
+		ShutdownTimeout:    30 * time.Second,
+		LLM:                config.LLMConfig{Provider: "local", Timeout: 60 * time.Second},
+		MemoryBankMaxBytes: 16384,
 		Memory: memory.Config{ChunkTokens: 500, FanIn: 5, MaxInFlight: 20, ContextWindow: tokens.DefaultContextWindow,
 			CompressAt: 0.70, CompressTo: 0.10, SummaryTokens: 200, MergeTokens: 300},
 	}
@@ -35,18 +36,20 @@ func TestDefaults(t *testing.T) {
 
 func TestValuesFromEnv(t *testing.T) {
 	c, err := config.FromMap(map[string]string{
-		"MITHUB_WORKER_CONCURRENCY": "3",
-		"MITHUB_SHUTDOWN_TIMEOUT":   "5s",
-		"MITHUB_AUTO_MIGRATE":       "false",
-		"MITHUB_REDIS_URL":          "redis://:pw@10.0.0.1:6380/2",
-		"MITHUB_WORKER_HTTP_ADDR":   ":9000",
-		"MITHUB_LOG_LEVEL":          "debug",
+		"MITHUB_WORKER_CONCURRENCY":    "3",
+		"MITHUB_SHUTDOWN_TIMEOUT":      "5s",
+		"MITHUB_AUTO_MIGRATE":          "false",
+		"MITHUB_REDIS_URL":             "redis://:pw@10.0.0.1:6380/2",
+		"MITHUB_WORKER_HTTP_ADDR":      ":9000",
+		"MITHUB_LOG_LEVEL":             "debug",
+		"MITHUB_MEMORY_BANK_MAX_BYTES": "0",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Concurrency != 3 || c.ShutdownTimeout != 5*time.Second || c.AutoMigrate ||
-		c.RedisURL != "redis://:pw@10.0.0.1:6380/2" || c.HTTPAddr != ":9000" || c.LogLevel.String() != "DEBUG" {
+		c.RedisURL != "redis://:pw@10.0.0.1:6380/2" || c.HTTPAddr != ":9000" || c.LogLevel.String() != "DEBUG" ||
+		c.MemoryBankMaxBytes != 0 {
 		t.Errorf("config = %+v", c)
 	}
 }
@@ -65,6 +68,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{map[string]string{"MITHUB_REDIS_URL": "redis://127.0.0.1:6379/zero"}, "MITHUB_REDIS_URL"},
 		{map[string]string{"MITHUB_WORKER_HTTP_ADDR": "8091"}, "MITHUB_WORKER_HTTP_ADDR"},
 		{map[string]string{"MITHUB_LOG_LEVEL": "loud"}, "MITHUB_LOG_LEVEL"},
+		{map[string]string{"MITHUB_MEMORY_BANK_MAX_BYTES": "16KiB"}, "MITHUB_MEMORY_BANK_MAX_BYTES"},
 		{map[string]string{"MITHUB_LLM_PROVIDER": "gpt"}, "MITHUB_LLM_PROVIDER"},
 		{map[string]string{"MITHUB_LLM_PROVIDER": "openai", "MITHUB_LLM_MODEL": "m"}, "MITHUB_LLM_BASE_URL"},
 		{map[string]string{"MITHUB_LLM_PROVIDER": "openai", "MITHUB_LLM_BASE_URL": "http://x/v1"}, "MITHUB_LLM_MODEL"},

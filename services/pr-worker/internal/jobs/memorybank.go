@@ -30,17 +30,20 @@ type MemoryStore interface {
 // and stored topics, writes the meeting's project_status first, then
 // merges the other categories in parallel, each in its own transaction.
 // Every merge replaces the meeting's own section, so a retry or a repeat
-// leaves the bank as one run would.
+// leaves the bank as one run would. Each category keeps the newest
+// meetings' sections within maxBytes (prdoc.MergeSection).
 type MemoryBankHandler struct {
 	store     MemoryStore
 	extractor prdoc.Extractor
+	maxBytes  int
 	log       *slog.Logger
 	now       func() time.Time
 }
 
-// NewMemoryBankHandler returns the memory:bank-update handler.
-func NewMemoryBankHandler(s MemoryStore, x prdoc.Extractor, log *slog.Logger) *MemoryBankHandler {
-	return &MemoryBankHandler{store: s, extractor: x, log: log, now: time.Now}
+// NewMemoryBankHandler returns the memory:bank-update handler; maxBytes
+// bounds each category's meeting sections (0: no bound).
+func NewMemoryBankHandler(s MemoryStore, x prdoc.Extractor, maxBytes int, log *slog.Logger) *MemoryBankHandler {
+	return &MemoryBankHandler{store: s, extractor: x, maxBytes: maxBytes, log: log, now: time.Now}
 }
 
 // ProcessTask handles one memory:bank-update task.
@@ -72,7 +75,7 @@ func (h *MemoryBankHandler) ProcessTask(ctx context.Context, t *asynq.Task) erro
 			defer wg.Done()
 			errs[i] = h.store.MergeMemory(ctx, p.GetTenantId(), p.GetProject(), []string{u.Category},
 				func(cur map[string]string) (map[string]string, error) {
-					return prdoc.Merge(cur, p.GetMeetingId(), []prdoc.MemoryUpdate{u})
+					return prdoc.Merge(cur, p.GetMeetingId(), []prdoc.MemoryUpdate{u}, h.maxBytes)
 				})
 		}()
 	}

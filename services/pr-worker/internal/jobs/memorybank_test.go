@@ -68,7 +68,7 @@ func TestMemoryBankUpdateAfterMeeting(t *testing.T) {
 	st := storetest.New(t)
 	ctx := context.Background()
 	tn, m := endedMeeting(t, st)
-	h := jobs.NewMemoryBankHandler(st, prdoc.NewLocal(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h := jobs.NewMemoryBankHandler(st, prdoc.NewLocal(), prdoc.DefaultMaxBytes, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	task := bankTask(t, &mithubv1.MemoryBankUpdateTask{TenantId: tn.ID, MeetingId: m.ID, Project: "앱", EndedAtUnixMs: time.Now().UnixMilli()})
 
 	if err := h.ProcessTask(ctx, task); err != nil {
@@ -115,10 +115,57 @@ func TestMemoryBankUpdateAfterMeeting(t *testing.T) {
 	}
 }
 
+// A project's bank keeps its newest meetings within the handler's bound
+// per category; older meetings' sections leave, their project status stays.
+func TestMemoryBankUpdateKeepsCategoriesWithinTheBound(t *testing.T) {
+	const limit = 1500
+	st := storetest.New(t)
+	ctx := context.Background()
+	h := jobs.NewMemoryBankHandler(st, prdoc.NewLocal(), limit, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	var ids []string
+	var tenantID string
+	for range 8 {
+		tn, m := endedMeeting(t, st)
+		tenantID = tn.ID
+		ids = append(ids, m.ID)
+		if err := h.ProcessTask(ctx, bankTask(t, &mithubv1.MemoryBankUpdateTask{TenantId: tn.ID, MeetingId: m.ID, Project: "앱"})); err != nil {
+			t.Fatal(err)
+		}
+		bank, err := st.MemoryBank(ctx, tn.ID, "앱")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range bank {
+			if e.Category == store.CategoryOverview {
+				continue
+			}
+			if len(e.Content) > limit {
+				t.Errorf("%s is %d bytes after %d meetings, over %d", e.Category, len(e.Content), len(ids), limit)
+			}
+			if !strings.Contains(e.Content, "mithub:meeting="+m.ID+" ") {
+				t.Errorf("%s lacks the newest meeting %s", e.Category, m.ID)
+			}
+		}
+	}
+	bank, err := st.MemoryBank(ctx, tenantID, "앱")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range bank {
+		if e.Category == store.CategoryDecisions && strings.Contains(e.Content, "mithub:meeting="+ids[0]+" ") {
+			t.Errorf("the first meeting's decisions are still in the bank:\n%s", e.Content)
+		}
+	}
+	sts, err := st.ProjectStatuses(ctx, tenantID, "앱", 0)
+	if err != nil || len(sts) != len(ids) {
+		t.Fatalf("project statuses: %d of %d, %v", len(sts), len(ids), err)
+	}
+}
+
 func TestMemoryBankUpdateRejectsBadTasksWithoutRetry(t *testing.T) {
 	st := storetest.New(t)
 	tn, m := endedMeeting(t, st)
-	h := jobs.NewMemoryBankHandler(st, prdoc.NewLocal(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h := jobs.NewMemoryBankHandler(st, prdoc.NewLocal(), prdoc.DefaultMaxBytes, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	tests := []struct {
 		name string
 		give *asynq.Task
