@@ -183,13 +183,17 @@ func (w *Writer) collect(o op) []op {
 }
 
 // handle writes the segments of ops in order (through the spool when it
-// is not empty, so order holds) and answers barriers.
+// is not empty, so order holds) and answers barriers once the journal
+// knows the segments before them are written.
 func (w *Writer) handle(ctx context.Context, ops []op) {
 	var recs []record
-	for _, o := range ops {
+	from := 0
+	for i, o := range ops {
 		if o.barrier != nil {
 			w.write(ctx, recs)
 			recs = nil
+			w.journaled(ops[from:i])
+			from = i + 1
 			if w.spool.Len() > 0 {
 				w.drain(ctx)
 			}
@@ -199,7 +203,7 @@ func (w *Writer) handle(ctx context.Context, ops []op) {
 		recs = append(recs, o.rec)
 	}
 	w.write(ctx, recs)
-	w.journaled(ops)
+	w.journaled(ops[from:])
 }
 
 // journaled tells the journal that the segments of ops are stored,
