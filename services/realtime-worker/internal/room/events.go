@@ -59,3 +59,30 @@ func (transcriptionEvent) isEvent() {}
 func (segmentEvent) isEvent()       {}
 func (disconnectedEvent) isEvent()  {}
 func (reconnectingEvent) isEvent()  {}
+
+// send hands e to the session goroutine, or gives up when stop is closed.
+// Events of a connection stop with it (stop: the connection's closed
+// channel), so a closed connection reports nothing more.
+func send(events chan<- event, e event, stop <-chan struct{}) {
+	select {
+	case events <- e:
+	case <-stop:
+	}
+}
+
+// sendHeard hands a heard segment to the session goroutine. A segment
+// outlives the connection it came on: once that connection is closed, the
+// session's next connection stores it. Only the end of the session (done)
+// drops it. While there is room in events it is never dropped, even when
+// done is closed too.
+func sendHeard(events chan<- event, e event, done <-chan struct{}) {
+	select {
+	case events <- e:
+		return
+	default:
+	}
+	select {
+	case events <- e:
+	case <-done:
+	}
+}

@@ -135,7 +135,7 @@ func (s *Session) run(ctx context.Context) outcome {
 				s.log.Info("room not back after the connection was lost", "waited", rejoinWindow.String())
 				return roomEnded
 			}
-		} else if lk, closed, err := s.connect(); err == nil {
+		} else if lk, closed, err := s.connect(ctx); err == nil {
 			s.log.Info("joined room", "attempt", attempt)
 			// A connection whose sending side never comes up is dead (the
 			// SDK only retries connections that were up once): rejoin.
@@ -166,16 +166,13 @@ func (s *Session) run(ctx context.Context) outcome {
 }
 
 // connect joins the room with callbacks that feed s.events. Callbacks of
-// the connection give up once the returned channel is closed.
-func (s *Session) connect() (*lksdk.Room, chan struct{}, error) {
+// the connection give up once the returned channel is closed, except those
+// that carry heard segments: they give up only when ctx (the session) ends.
+func (s *Session) connect(ctx context.Context) (*lksdk.Room, chan struct{}, error) {
 	set := s.deps.Settings
 	closed := make(chan struct{})
-	push := func(e event) {
-		select {
-		case s.events <- e:
-		case <-closed:
-		}
-	}
+	push := func(e event) { send(s.events, e, closed) }
+	pushHeard := func(e event) { sendHeard(s.events, e, ctx.Done()) }
 	cb := lksdk.NewRoomCallback()
 	s.conn++
 	conn := s.conn
@@ -196,7 +193,7 @@ func (s *Session) connect() (*lksdk.Room, chan struct{}, error) {
 		if p == nil {
 			return
 		}
-		push(transcriptionEvent{identity: p.Identity(), name: p.Name(), segments: segs})
+		pushHeard(transcriptionEvent{identity: p.Identity(), name: p.Name(), segments: segs})
 	}
 	lk := lksdk.NewRoom(cb)
 	lk.SetLogger(protologger.LogRLogger(logr.FromSlogHandler(
@@ -207,7 +204,7 @@ func (s *Session) connect() (*lksdk.Room, chan struct{}, error) {
 		for k, v := range r.Info.Attributes {
 			attrs[k] = v
 		}
-		push(streamEvent{streamID: r.Info.Id, attrs: attrs, text: text, sender: identity})
+		pushHeard(streamEvent{streamID: r.Info.Id, attrs: attrs, text: text, sender: identity})
 	}); err != nil {
 		return nil, nil, fmt.Errorf("register %s handler: %w", transcript.TopicTranscription, err)
 	}
