@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/mithub/mithub/pkg/llm"
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -86,7 +88,7 @@ func (e Extractive) Answer(_ context.Context, c Context, call Call, query string
 	var low []string
 	for i, idx := range picked {
 		t := c.Turns[idx]
-		cit := CitationOf(i+1, t)
+		cit := CitationOf(i+1, *t)
 		// The citation number in the answer is the context line number,
 		// so answers from either answerer cite the same way.
 		cit.N = idx + 1
@@ -170,13 +172,13 @@ func bestTurns(c Context, query string, k int) []int {
 // is skipped without being tokenised: every term is a lowercased word or
 // a Hangul stem, so it occurs in the text of any turn that has it.
 func Score(turns []meetingctx.Turn, query string) []float64 {
-	return score(len(turns), query, func(i int) (meetingctx.Turn, *Indexed) { return turns[i], nil })
+	return score(len(turns), query, func(i int) (*meetingctx.Turn, *Indexed) { return &turns[i], nil })
 }
 
 // scoreContext is Score over a context's turns, using the search terms
 // its builder was given where it has them.
 func scoreContext(c Context, query string) []float64 {
-	return score(len(c.Turns), query, func(i int) (meetingctx.Turn, *Indexed) {
+	return score(len(c.Turns), query, func(i int) (*meetingctx.Turn, *Indexed) {
 		if i < len(c.index) {
 			return c.Turns[i], c.index[i]
 		}
@@ -308,12 +310,12 @@ func (x *TurnIndex) Ranked(query string) []int {
 
 // ScoreIndexed is Score over indexed turns.
 func ScoreIndexed(docs []Indexed, query string) []float64 {
-	return score(len(docs), query, func(i int) (meetingctx.Turn, *Indexed) { return docs[i].Turn, &docs[i] })
+	return score(len(docs), query, func(i int) (*meetingctx.Turn, *Indexed) { return &docs[i].Turn, &docs[i] })
 }
 
 // score computes BM25 over n turns; doc returns a turn and, when known,
 // its index entry.
-func score(n int, query string, doc func(int) (meetingctx.Turn, *Indexed)) []float64 {
+func score(n int, query string, doc func(int) (*meetingctx.Turn, *Indexed)) []float64 {
 	q := queryTerms(query)
 	out := make([]float64, n)
 	if len(q) == 0 || n == 0 {
@@ -324,6 +326,11 @@ func score(n int, query string, doc func(int) (meetingctx.Turn, *Indexed)) []flo
 	df := make([]int, len(q))
 	total := 0
 	var buf []string
+	var lower []byte
+	qb := make([][]byte, len(q))
+	for j, w := range q {
+		qb[j] = []byte(w)
+	}
 	for i := range n {
 		t, d := doc(i)
 		row := tf[i*len(q) : (i+1)*len(q)]
@@ -334,7 +341,8 @@ func score(n int, query string, doc func(int) (meetingctx.Turn, *Indexed)) []flo
 			}
 		} else {
 			total += wordCount(t.Text)
-			if !containsAny(strings.ToLower(t.Text), q) {
+			lower = appendLower(lower[:0], t.Text)
+			if !containsAny(lower, qb) {
 				continue
 			}
 			buf = textutil.Terms(buf[:0], t.Text)
@@ -378,13 +386,32 @@ func queryTerms(query string) []string {
 	return slices.Compact(q)
 }
 
-func containsAny(text string, terms []string) bool {
+func containsAny(text []byte, terms [][]byte) bool {
 	for _, w := range terms {
-		if strings.Contains(text, w) {
+		if bytes.Contains(text, w) {
 			return true
 		}
 	}
 	return false
+}
+
+// appendLower appends strings.ToLower(s) to dst: each rune mapped by
+// unicode.ToLower, so a lowercased word of s is a substring of it.
+func appendLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		i += size
+	}
+	return dst
 }
 
 // wordCount counts runs of non-space characters.
@@ -469,7 +496,7 @@ func CitationsIn(text string, c Context) []Citation {
 				continue
 			}
 			seen[n] = true
-			out = append(out, CitationOf(n, c.Turns[n-1]))
+			out = append(out, CitationOf(n, *c.Turns[n-1]))
 		}
 	}
 	return out

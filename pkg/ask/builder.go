@@ -98,7 +98,9 @@ type Context struct {
 	// User is the user message: the question.
 	User string
 	// Turns are the turns in the prompt; the line numbered [n] is Turns[n-1].
-	Turns []meetingctx.Turn
+	// They point into the Input the context was built from, which must
+	// not change while the context is in use.
+	Turns []*meetingctx.Turn
 	// Sections accounts for every candidate section in priority order.
 	Sections []Section
 	// Total is the prompt's size, System and User plus message framing,
@@ -448,7 +450,7 @@ func (b *builder) render(system, user string) Context {
 	for _, es := range b.turns {
 		n += len(es)
 	}
-	out.Turns, out.index = make([]meetingctx.Turn, 0, n), make([]*Indexed, 0, n)
+	out.Turns, out.index = make([]*meetingctx.Turn, 0, n), make([]*Indexed, 0, n)
 	var sb []byte
 	sb = append(sb, system...)
 	for _, name := range order {
@@ -457,7 +459,7 @@ func (b *builder) render(system, user string) Context {
 				sb = append(sb, "\n\n"+headings[name]+"\n"...)
 			}
 			for _, e := range es {
-				out.Turns = append(out.Turns, *e.turn)
+				out.Turns = append(out.Turns, e.turn)
 				out.index = append(out.index, e.doc)
 				if prompt {
 					sb = appendTurnLine(sb, len(out.Turns), *e.turn)
