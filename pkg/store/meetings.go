@@ -41,6 +41,15 @@ type NewMeeting struct {
 
 const meetingColumns = `id, tenant_id, room_name, title, language, status, started_at, ended_at, metadata, next_seq, tokens`
 
+// rowToMeeting scans a row of meetingColumns, in their order. It is read
+// on every ask, so it scans by position rather than by name.
+func rowToMeeting(row pgx.CollectableRow) (Meeting, error) {
+	var m Meeting
+	err := row.Scan(&m.ID, &m.TenantID, &m.RoomName, &m.Title, &m.Language, &m.Status, &m.StartedAt, &m.EndedAt,
+		&m.Metadata, &m.Utterances, &m.Tokens)
+	return m, err
+}
+
 // CreateMeeting stores a new active meeting for the tenant.
 func (s *Store) CreateMeeting(ctx context.Context, tenantID string, m NewMeeting) (Meeting, error) {
 	if m.Metadata == nil {
@@ -53,7 +62,7 @@ func (s *Store) CreateMeeting(ctx context.Context, tenantID string, m NewMeeting
 	if err != nil {
 		return Meeting{}, fmt.Errorf("create meeting: %w", translate(err))
 	}
-	out, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Meeting])
+	out, err := pgx.CollectExactlyOneRow(rows, rowToMeeting)
 	if err != nil {
 		return Meeting{}, fmt.Errorf("create meeting: %w", translate(err))
 	}
@@ -66,7 +75,7 @@ func (s *Store) GetMeeting(ctx context.Context, tenantID, id string) (Meeting, e
 	if err != nil {
 		return Meeting{}, fmt.Errorf("get meeting %s: %w", id, translate(err))
 	}
-	m, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Meeting])
+	m, err := pgx.CollectExactlyOneRow(rows, rowToMeeting)
 	if err != nil {
 		return Meeting{}, fmt.Errorf("get meeting %s: %w", id, translate(err))
 	}
@@ -83,7 +92,7 @@ func (s *Store) ListMeetings(ctx context.Context, tenantID string, limit int) ([
 	if err != nil {
 		return nil, fmt.Errorf("list meetings: %w", translate(err))
 	}
-	ms, err := pgx.CollectRows(rows, pgx.RowToStructByName[Meeting])
+	ms, err := pgx.CollectRows(rows, rowToMeeting)
 	if err != nil {
 		return nil, fmt.Errorf("list meetings: %w", translate(err))
 	}
@@ -100,7 +109,7 @@ func (s *Store) EndMeeting(ctx context.Context, tenantID, id string) (Meeting, e
 	if err != nil {
 		return Meeting{}, fmt.Errorf("end meeting %s: %w", id, translate(err))
 	}
-	m, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Meeting])
+	m, err := pgx.CollectExactlyOneRow(rows, rowToMeeting)
 	if err != nil {
 		return Meeting{}, fmt.Errorf("end meeting %s: %w", id, translate(err))
 	}

@@ -35,7 +35,7 @@ func (s *Store) ActiveMeetingForRoom(ctx context.Context, tenantID, roomName str
 		if err != nil {
 			return err
 		}
-		found, err := pgx.CollectRows(rows, pgx.RowToStructByName[Meeting])
+		found, err := pgx.CollectRows(rows, rowToMeeting)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func (s *Store) ActiveMeetingForRoom(ctx context.Context, tenantID, roomName str
 		if err != nil {
 			return err
 		}
-		out, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Meeting])
+		out, err = pgx.CollectExactlyOneRow(rows, rowToMeeting)
 		created = err == nil
 		return err
 	})
@@ -70,7 +70,7 @@ func (s *Store) EndActiveMeetingsOfRoom(ctx context.Context, tenantID, roomName 
 	if err != nil {
 		return nil, fmt.Errorf("end meetings of room %q: %w", roomName, translate(err))
 	}
-	ms, err := pgx.CollectRows(rows, pgx.RowToStructByName[Meeting])
+	ms, err := pgx.CollectRows(rows, rowToMeeting)
 	if err != nil {
 		return nil, fmt.Errorf("end meetings of room %q: %w", roomName, translate(err))
 	}

@@ -229,7 +229,7 @@ func (s *Store) MeetingTail(ctx context.Context, tenantID, meetingID string, n i
 		if err != nil {
 			return err
 		}
-		if m, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Meeting]); err != nil {
+		if m, err = pgx.CollectExactlyOneRow(rows, rowToMeeting); err != nil {
 			return err
 		}
 		rows, err = tx.Query(ctx, `SELECT * FROM (
