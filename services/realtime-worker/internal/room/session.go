@@ -46,6 +46,16 @@ const (
 
 	eventsLen = 1024
 	tokenTTL  = 6 * time.Hour
+	// streamStall is how long a transcription text stream may stay open
+	// before the bot logs it: a segment is a few hundred bytes, sent in
+	// one chunk, so a stream still open then has lost its trailer.
+	streamStall = 10 * time.Second
+	// addTimeout bounds the hand-over of one segment to the writer, which
+	// waits only while its queue is full.
+	addTimeout = 5 * time.Second
+	// drainTimeout bounds the storing of the segments still queued when a
+	// session ends.
+	drainTimeout = 10 * time.Second
 )
 
 // Writer is where final segments go.
@@ -199,7 +209,17 @@ func (s *Session) connect(ctx context.Context) (*lksdk.Room, chan struct{}, erro
 	lk.SetLogger(protologger.LogRLogger(logr.FromSlogHandler(
 		minLevel{Handler: s.log.With("component", "livekit").Handler(), min: slog.LevelWarn})))
 	if err := lk.RegisterTextStreamHandler(transcript.TopicTranscription, func(r *lksdk.TextStreamReader, identity string) {
+		stall := time.AfterFunc(streamStall, func() {
+			s.log.Warn("transcription stream still open", "stream_id", r.Info.Id, "sender", identity, "after", streamStall.String())
+		})
 		text := r.ReadAll()
+		stall.Stop()
+		// ReadAll also returns when the connection closes mid-stream: the
+		// segment is kept, and its shortfall logged.
+		if size := r.Info.Size; size != nil && uint64(len(text)) != *size {
+			s.log.Warn("transcription stream incomplete", "stream_id", r.Info.Id, "sender", identity,
+				"announced_bytes", *size, "received_bytes", len(text))
+		}
 		attrs := make(map[string]string, len(r.Info.Attributes))
 		for k, v := range r.Info.Attributes {
 			attrs[k] = v
@@ -250,6 +270,9 @@ func (s *Session) serve(ctx context.Context, lk *lksdk.Room, closed chan struct{
 	for {
 		select {
 		case <-ctx.Done():
+			// Go's select picks at random among ready cases: segments
+			// queued before the stop are stored before leaving.
+			s.drain(ctx, lk)
 			lk.Disconnect()
 			return stopped, false
 		case e := <-s.events:
@@ -270,38 +293,83 @@ func (s *Session) serve(ctx context.Context, lk *lksdk.Room, closed chan struct{
 				if e.conn != s.conn {
 					continue // from an earlier connection
 				}
+				// Segments heard before the end but queued behind it are
+				// stored before the session ends; on a reconnect the next
+				// connection stores them.
 				switch e.reason {
 				case lksdk.RoomClosed:
 					s.log.Info("room closed")
+					s.drain(ctx, lk)
 					return roomEnded, false
 				case lksdk.ParticipantRemoved, lksdk.DuplicateIdentity, lksdk.LeaveRequested:
 					s.log.Info("left room", "reason", string(e.reason))
+					s.drain(ctx, lk)
 					return stopped, false
 				}
 				// The SDK reports a deleted room as "other reasons";
 				// rejoining would create the room again.
 				if e.reason == lksdk.OtherReason && s.roomGone(ctx) {
 					s.log.Info("room deleted")
+					s.drain(ctx, lk)
 					return roomEnded, false
 				}
 				s.log.Warn("connection dropped, reconnecting", "reason", string(e.reason))
 				return stopped, true
-			case streamEvent:
-				seg := transcript.FromTextStream(e.streamID, e.attrs, e.text, s.participant(lk, e.sender),
-					func(sid string) (transcript.Participant, bool) { return trackOwner(lk, sid) }, time.Now())
-				s.handle(ctx, lk, seg)
-			case transcriptionEvent:
-				for _, ts := range e.segments {
-					s.handle(ctx, lk, transcript.FromTranscription(ts,
-						transcript.Participant{Identity: e.identity, Name: e.name}, time.Now()))
+			case streamEvent, transcriptionEvent, segmentEvent:
+				for _, seg := range heard(lk, e) {
+					s.handle(ctx, lk, seg)
 				}
-			case segmentEvent:
-				s.handle(ctx, lk, e.seg)
 			case threadEvent:
 				s.threads[e.speaker] = e.thread
 			case presenceEvent:
 				s.answers.Go(func() { s.recordPresence(ctx, e) })
 			}
+		}
+	}
+}
+
+// heard returns the segments an event carries, if any.
+func heard(lk *lksdk.Room, e event) []transcript.Segment {
+	switch e := e.(type) {
+	case streamEvent:
+		return []transcript.Segment{transcript.FromTextStream(e.streamID, e.attrs, e.text, participantOf(lk, e.sender),
+			func(sid string) (transcript.Participant, bool) { return trackOwner(lk, sid) }, time.Now())}
+	case transcriptionEvent:
+		out := make([]transcript.Segment, 0, len(e.segments))
+		for _, ts := range e.segments {
+			out = append(out, transcript.FromTranscription(ts, transcript.Participant{Identity: e.identity, Name: e.name}, time.Now()))
+		}
+		return out
+	case segmentEvent:
+		return []transcript.Segment{e.seg}
+	}
+	return nil
+}
+
+// drain stores the heard segments still queued when the session ends,
+// without answering them; other queued events are dropped. After
+// drainTimeout it stops, and logs what it left.
+func (s *Session) drain(ctx context.Context, lk *lksdk.Room) {
+	deadline := time.Now().Add(drainTimeout)
+	stored := 0
+	for {
+		select {
+		case e := <-s.events:
+			for _, seg := range heard(lk, e) {
+				if time.Now().After(deadline) {
+					s.log.Warn("segment dropped: the session ended and the writer did not take it in time",
+						"segment_id", seg.ID, "queued", len(s.events))
+					continue
+				}
+				if s.record(ctx, seg) {
+					stored++
+				}
+			}
+		default:
+			if stored > 0 {
+				s.log.Info("stored the segments queued at the end of the session", "segments", stored)
+			}
+			return
 		}
 	}
 }
@@ -340,9 +408,12 @@ func (h minLevel) WithGroup(name string) slog.Handler {
 	return minLevel{Handler: h.Handler.WithGroup(name), min: h.min}
 }
 
-// participant names a sender by identity.
-func (s *Session) participant(lk *lksdk.Room, identity string) transcript.Participant {
+// participantOf names a sender by identity.
+func participantOf(lk *lksdk.Room, identity string) transcript.Participant {
 	p := transcript.Participant{Identity: identity}
+	if lk == nil {
+		return p
+	}
 	if rp := lk.GetParticipantByIdentity(identity); rp != nil {
 		p.Name = rp.Name()
 	}
@@ -351,6 +422,9 @@ func (s *Session) participant(lk *lksdk.Room, identity string) transcript.Partic
 
 // trackOwner finds the remote participant that published a track.
 func trackOwner(lk *lksdk.Room, trackSID string) (transcript.Participant, bool) {
+	if lk == nil {
+		return transcript.Participant{}, false
+	}
 	for _, rp := range lk.GetRemoteParticipants() {
 		for _, pub := range rp.TrackPublications() {
 			if pub.SID() == trackSID {
@@ -363,8 +437,27 @@ func trackOwner(lk *lksdk.Room, trackSID string) (transcript.Participant, bool) 
 
 // handle stores one final segment and answers it if it is a question.
 func (s *Session) handle(ctx context.Context, lk *lksdk.Room, seg transcript.Segment) {
-	if !seg.Final || seg.Text == "" || seg.SpeakerID == s.deps.Settings.Identity {
+	if !s.record(ctx, seg) {
 		return
+	}
+	q, ok := s.detector.Observe(seg.ID, seg.SpeakerID, seg.SpeakerName, seg.Text, seg.Received)
+	if !ok {
+		return
+	}
+	thread := s.threads[q.SpeakerID]
+	s.answers.Go(func() { s.answer(ctx, lk, q, thread) })
+}
+
+// record queues a final segment for PostgreSQL and reports whether it
+// did. Interim segments and the bot's own are not stored; a final one
+// without text is logged.
+func (s *Session) record(ctx context.Context, seg transcript.Segment) bool {
+	if !seg.Final || seg.SpeakerID == s.deps.Settings.Identity {
+		return false
+	}
+	if seg.Text == "" {
+		s.log.Info("final segment without text skipped", "segment_id", seg.ID, "speaker_id", seg.SpeakerID, "source", seg.Source)
+		return false
 	}
 	if seg.StartMS == 0 && seg.EndMS == 0 {
 		at := max(seg.Received.Sub(s.meeting.StartedAt).Milliseconds(), 0)
@@ -379,18 +472,17 @@ func (s *Session) handle(ctx context.Context, lk *lksdk.Room, seg transcript.Seg
 	}
 	if err := u.Validate(); err != nil {
 		s.log.Warn("segment skipped", "segment_id", seg.ID, "err", err)
-		return
+		return false
 	}
+	// A segment heard is stored even when the session is stopping: the
+	// hand-over outlives the session's context, within addTimeout.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), addTimeout)
+	defer cancel()
 	if err := s.deps.Writer.Add(ctx, s.tenantID, s.meeting.ID, u); err != nil {
 		s.log.Warn("segment not queued", "segment_id", seg.ID, "err", err)
-		return
+		return false
 	}
-	q, ok := s.detector.Observe(seg.ID, seg.SpeakerID, seg.SpeakerName, seg.Text, seg.Received)
-	if !ok {
-		return
-	}
-	thread := s.threads[q.SpeakerID]
-	s.answers.Go(func() { s.answer(ctx, lk, q, thread) })
+	return true
 }
 
 // presenceTimeout bounds the retries of one presence event.
