@@ -264,8 +264,8 @@ traffic_flowing() {
 # participant before its connection is up, and replays nothing later),
 # and, for a stop or kill of the worker, not between the stop and the
 # bot's return; and delivered into the room: the witness participant got
-# it (one it did not get never left the publisher or the server, and
-# counts as not heard). For a kill -9, segments sent in the second before
+# it with its text (one it did not get, or got empty, never fully left the
+# publisher or the server, and counts as not heard). For a kill -9, segments sent in the second before
 # it were in flight to or inside the dying bot: they are counted apart. Sets
 # rt_heard rt_stored rt_missing rt_inflight_lost rt_doubled rt_unheard
 # rt_rejoin.
@@ -294,7 +294,7 @@ rt_check() {
     -v stored="$rt_stored_file" -v heard="$rt_heard_file" -v rtlog="$work/rt.log" '
     BEGIN {
       while ((getline id < stored) > 0) have[id] = 1
-      while ((getline line < rtlog) > 0) { split(line, f, " "); if (f[1] == "got") got[f[2]] = 1 }
+      while ((getline line < rtlog) > 0) { split(line, f, " "); if (f[1] == "got" && f[4] > 0) got[f[2]] = 1 }
     }
     $1 == "bot" { receiving = 0; next }
     $1 != "seg" { next }

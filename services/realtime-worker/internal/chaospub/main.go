@@ -114,11 +114,11 @@ func (p *presence) segment(id string, at time.Time) {
 	fmt.Fprintf(p.log, "seg %s %d %d\n", id, at.UnixMilli(), in)
 }
 
-// got logs a segment the witness received.
-func (p *presence) got(id string, at time.Time) {
+// got logs a segment the witness received, with the bytes of its text.
+func (p *presence) got(id string, at time.Time, bytes int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.log, "got %s %d\n", id, at.UnixMilli())
+	fmt.Fprintf(p.log, "got %s %d %d\n", id, at.UnixMilli(), bytes)
 }
 
 // witness joins the room as a listener that logs every transcription
@@ -126,8 +126,8 @@ func (p *presence) got(id string, at time.Time) {
 func witness(url, room string, p *presence) (*lksdk.Room, error) {
 	w := lksdk.NewRoom(lksdk.NewRoomCallback())
 	if err := w.RegisterTextStreamHandler(transcript.TopicTranscription, func(r *lksdk.TextStreamReader, _ string) {
-		r.ReadAll()
-		p.got(r.Info.Attributes[transcript.AttrSegmentID], time.Now())
+		text := r.ReadAll()
+		p.got(r.Info.Attributes[transcript.AttrSegmentID], time.Now(), len(text))
 	}); err != nil {
 		return nil, err
 	}
