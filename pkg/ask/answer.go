@@ -236,9 +236,10 @@ func Index(turns []meetingctx.Turn) []Indexed {
 	return out
 }
 
-// freq is how often term occurs in the turn.
-func (d *Indexed) freq(term string) int {
-	if word, bit := termBit(term); d.sig[word]&bit == 0 {
+// freq is how often term occurs in the turn; word and bit are
+// termBit(term), computed once per query.
+func (d *Indexed) freq(term string, word int, bit uint64) int {
+	if d.sig[word]&bit == 0 {
 		return 0
 	}
 	if i, ok := slices.BinarySearch(d.Terms, term); ok {
@@ -328,8 +329,14 @@ func score(n int, query string, doc func(int) (*meetingctx.Turn, *Indexed)) []fl
 	var buf []string
 	var lower []byte
 	qb := make([][]byte, len(q))
+	type sigBit struct {
+		word int
+		bit  uint64
+	}
+	qs := make([]sigBit, len(q))
 	for j, w := range q {
 		qb[j] = []byte(w)
+		qs[j].word, qs[j].bit = termBit(w)
 	}
 	for i := range n {
 		t, d := doc(i)
@@ -337,7 +344,7 @@ func score(n int, query string, doc func(int) (*meetingctx.Turn, *Indexed)) []fl
 		if d != nil {
 			total += d.Words
 			for j, w := range q {
-				row[j] = int32(d.freq(w))
+				row[j] = int32(d.freq(w, qs[j].word, qs[j].bit))
 			}
 		} else {
 			total += wordCount(t.Text)
