@@ -13,7 +13,8 @@ import (
 
 // BenchmarkBuild packs an answer context for an 8K window from three
 // searched topics of 400 turns, 25 recent and 25 pending turns, with the
-// turns' token counts stored at ingest.
+// turns' token counts stored at ingest and line-prefix counts kept across
+// builds, as the ask service builds it.
 func BenchmarkBuild(b *testing.B) {
 	c, err := tokens.ForEncoding(tokens.CL100K)
 	if err != nil {
@@ -24,7 +25,7 @@ func BenchmarkBuild(b *testing.B) {
 	in := ask.Input{
 		Call: ask.CallAnswer, Question: "What did we decide about the battery budget?",
 		Recent: turns[1200:1225], Pending: turns[1225:], Counter: c, Budget: tokens.NewBudget(8192, 1024).Available(),
-		StoredTokens: true,
+		StoredTokens: true, Prefixes: ask.NewPrefixCounts(),
 	}
 	for i := range 3 {
 		in.Searched = append(in.Searched, ask.SearchedTopic{Turns: turns[i*400 : (i+1)*400]})

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -89,6 +90,9 @@ type Input struct {
 	// TurnsOnly leaves Context.System empty: for an answerer that reads
 	// only the numbered turns (see ReadsPrompt). Accounting is unchanged.
 	TurnsOnly bool
+	// Prefixes, when set, keeps the counts of turn line prefixes from one
+	// build to the next; it must only ever see this Counter.
+	Prefixes *PrefixCounts
 }
 
 // Context is a packed prompt.
@@ -395,10 +399,50 @@ func (b *builder) prefixTokens(t meetingctx.Turn) int {
 	if n, ok := b.prefixes[k]; ok {
 		return n
 	}
-	n := b.in.Counter.Count(string(appendTurnLine(nil, 999999, meetingctx.Turn{StartMS: t.StartMS,
-		SpeakerID: t.SpeakerID, SpeakerName: t.SpeakerName, Confidence: t.Confidence})))
+	n, ok := b.in.Prefixes.get(k)
+	if !ok {
+		n = b.in.Counter.Count(string(appendTurnLine(nil, 999999, meetingctx.Turn{StartMS: t.StartMS,
+			SpeakerID: t.SpeakerID, SpeakerName: t.SpeakerName, Confidence: t.Confidence})))
+		b.in.Prefixes.put(k, n)
+	}
 	b.prefixes[k] = n
 	return n
+}
+
+// PrefixCounts keeps the token counts of turn line prefixes (one per
+// speaker name, confidence mark and clock width) across builds, for one
+// counter. It is safe for concurrent use, and starts afresh when it holds
+// maxPrefixCounts of them. A nil *PrefixCounts keeps nothing.
+type PrefixCounts struct {
+	mu sync.RWMutex
+	m  map[prefixKey]int
+}
+
+const maxPrefixCounts = 1 << 14
+
+// NewPrefixCounts returns an empty PrefixCounts.
+func NewPrefixCounts() *PrefixCounts { return &PrefixCounts{m: map[prefixKey]int{}} }
+
+func (p *PrefixCounts) get(k prefixKey) (int, bool) {
+	if p == nil {
+		return 0, false
+	}
+	p.mu.RLock()
+	n, ok := p.m[k]
+	p.mu.RUnlock()
+	return n, ok
+}
+
+func (p *PrefixCounts) put(k prefixKey, n int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	if len(p.m) >= maxPrefixCounts {
+		clear(p.m)
+	}
+	p.m[k] = n
+	p.mu.Unlock()
 }
 
 // topicList admits topic summaries, oldest first; for catch-up only the

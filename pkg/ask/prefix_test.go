@@ -18,8 +18,14 @@ func TestPrefixTokensMatchCount(t *testing.T) {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(9, 10))
-		b := builder{in: Input{Counter: c}, prefixes: map[prefixKey]int{}}
+		// A shared memo seen by three builds in turn, each with its own
+		// local one, as the ask service uses them.
+		shared := NewPrefixCounts()
+		var b builder
 		for i := range 5000 {
+			if i%2000 == 0 {
+				b = builder{in: Input{Counter: c, Prefixes: shared}, prefixes: map[prefixKey]int{}}
+			}
 			tr := meetingctx.Turn{
 				SpeakerID: "id" + string(rune('a'+rng.IntN(5))), SpeakerName: names[rng.IntN(len(names))],
 				StartMS: rng.Int64N(int64(1+rng.IntN(4)) * 600 * 60_000), Confidence: rng.Float32(),

@@ -74,6 +74,7 @@ type Service struct {
 	topics     *topicCache
 	memoOnce   sync.Once
 	memo       memoCounter
+	prefixes   *ask.PrefixCounts
 }
 
 // Request is one question.
@@ -225,7 +226,7 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 		Call: p.call, Question: p.req.Question, Previous: p.prev,
 		Facts:  ask.Facts{ID: mt.ID, Title: mt.Title, Language: mt.Language, Status: mt.Status, StartedAt: mt.StartedAt, Turns: snap.Turns},
 		Recent: snap.L0, Pending: snap.Pending, Topics: snap.Topics, Speakers: snap.Speakers,
-		Counter: s.counter(), Budget: tokens.NewBudget(s.Window, s.ReservedOutput).Available(),
+		Counter: s.counter(), Prefixes: s.prefixCounts(), Budget: tokens.NewBudget(s.Window, s.ReservedOutput).Available(),
 		// Ingest counted turns with the same counter; a learned correction
 		// makes those counts stale.
 		StoredTokens: s.Corrector == nil || s.Corrector.Factor(s.Model) == 1,
@@ -280,11 +281,23 @@ func (s *Service) memoryBank(ctx context.Context, tenantID string, mt store.Meet
 
 // counter counts in the provider's tokens when usage taught a correction.
 func (s *Service) counter() tokens.Counter {
-	s.memoOnce.Do(func() { s.memo = newMemoCounter(s.Counter) })
+	s.initMemo()
 	if s.Corrector == nil {
 		return s.memo
 	}
 	return corrected{s.memo, s.Corrector, s.Model}
+}
+
+// prefixCounts keeps line-prefix counts across asks; it goes with
+// counter, which counts the same as the memo whenever prefixes are used
+// (turns' stored counts are trusted only without a correction).
+func (s *Service) prefixCounts() *ask.PrefixCounts {
+	s.initMemo()
+	return s.prefixes
+}
+
+func (s *Service) initMemo() {
+	s.memoOnce.Do(func() { s.memo, s.prefixes = newMemoCounter(s.Counter), ask.NewPrefixCounts() })
 }
 
 type corrected struct {
