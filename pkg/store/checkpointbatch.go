@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 )
 
@@ -28,15 +27,8 @@ const (
 // for its own checkpoint to commit and gets the error SaveCheckpoint would
 // have given it. Close it after the last Save.
 type CheckpointWriter struct {
-	st   *Store
-	reqs chan *checkpointReq
-	// mu orders Save's sends before Close: closed is set, and closing
-	// closed, only when no send is under way, so the writer's last drain
-	// finds every accepted save.
-	mu      sync.RWMutex
-	closed  bool
-	closing chan struct{}
-	done    chan struct{}
+	st *Store
+	b  *batcher[*checkpointReq]
 }
 
 type checkpointReq struct {
@@ -47,16 +39,8 @@ type checkpointReq struct {
 
 // NewCheckpointWriter starts a writer.
 func (s *Store) NewCheckpointWriter() *CheckpointWriter {
-	w := &CheckpointWriter{st: s, reqs: make(chan *checkpointReq, checkpointBatch),
-		closing: make(chan struct{}), done: make(chan struct{})}
-	var wg sync.WaitGroup
-	for range checkpointWriters {
-		wg.Go(w.run)
-	}
-	go func() {
-		wg.Wait()
-		close(w.done)
-	}()
+	w := &CheckpointWriter{st: s}
+	w.b = newBatcher(checkpointWriters, checkpointBatch, w.write)
 	return w
 }
 
@@ -72,17 +56,11 @@ func (w *CheckpointWriter) Save(ctx context.Context, tenantID string, cp Checkpo
 		return fmt.Errorf("save thread %s: meeting %s: %w", cp.ThreadID, cp.MeetingID, ErrNotFound)
 	}
 	r := &checkpointReq{tenantID: tenantID, cp: cp, err: make(chan error, 1)}
-	w.mu.RLock()
-	if w.closed {
-		w.mu.RUnlock()
-		return ErrWriterClosed
-	}
-	select {
-	case w.reqs <- r:
-		w.mu.RUnlock()
-	case <-ctx.Done():
-		w.mu.RUnlock()
-		return ctx.Err()
+	if err := w.b.submit(ctx, r); err != nil {
+		if errors.Is(err, errBatcherClosed) {
+			return ErrWriterClosed
+		}
+		return err
 	}
 	select {
 	case err := <-r.err:
@@ -93,50 +71,7 @@ func (w *CheckpointWriter) Save(ctx context.Context, tenantID string, cp Checkpo
 }
 
 // Close stops the writer once the saves it has accepted are written.
-func (w *CheckpointWriter) Close() {
-	w.mu.Lock()
-	if !w.closed {
-		w.closed = true
-		close(w.closing)
-	}
-	w.mu.Unlock()
-	<-w.done
-}
-
-func (w *CheckpointWriter) run() {
-	var next []*checkpointReq
-	for {
-		if len(next) == 0 {
-			select {
-			case r := <-w.reqs:
-				next = append(next, r)
-			case <-w.closing:
-				// Saves that got in before Close still go out.
-				for {
-					select {
-					case r := <-w.reqs:
-						next = append(next, r)
-					default:
-						for len(next) > 0 {
-							next = w.write(next)
-						}
-						return
-					}
-				}
-			}
-		}
-	fill:
-		for len(next) < checkpointBatch {
-			select {
-			case r := <-w.reqs:
-				next = append(next, r)
-			default:
-				break fill
-			}
-		}
-		next = w.write(next)
-	}
-}
+func (w *CheckpointWriter) Close() { w.b.close() }
 
 // write saves one batch and answers its callers. A thread may appear
 // once per statement (a later step must see the earlier one); repeats
