@@ -82,6 +82,23 @@ func (s *Store) GetMeeting(ctx context.Context, tenantID, id string) (Meeting, e
 	return m, nil
 }
 
+// meetingsByID returns the meetings of ids, of any tenant, by id.
+func (s *Store) meetingsByID(ctx context.Context, ids []string) (map[string]Meeting, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+meetingColumns+` FROM meetings WHERE id = ANY($1::uuid[])`, ids)
+	if err != nil {
+		return nil, translate(err)
+	}
+	ms, err := pgx.CollectRows(rows, rowToMeeting)
+	if err != nil {
+		return nil, translate(err)
+	}
+	out := make(map[string]Meeting, len(ms))
+	for _, m := range ms {
+		out[m.ID] = m
+	}
+	return out, nil
+}
+
 // ListMeetings returns the tenant's newest meetings first.
 func (s *Store) ListMeetings(ctx context.Context, tenantID string, limit int) ([]Meeting, error) {
 	if limit <= 0 || limit > 1000 {

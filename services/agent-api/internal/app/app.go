@@ -44,8 +44,10 @@ type App struct {
 	redis  redis.UniversalClient
 	engine *meetingctx.Engine
 	bank   *asking.BankCache
-	// checkpoints writes ask checkpoints in batches (group commit).
+	// checkpoints writes ask checkpoints in batches (group commit);
+	// meetingRows reads the asks' meeting rows in batches.
 	checkpoints *store.CheckpointWriter
+	meetingRows *store.MeetingReader
 	http        *fiber.App
 }
 
@@ -127,9 +129,9 @@ func (a *App) init(ctx context.Context) error {
 	}
 	// Memory banks are cached while a listener hears every write to them.
 	a.bank = asking.NewBankCache(asking.StoredBank(a.store), 0)
-	a.checkpoints = a.store.NewCheckpointWriter()
+	a.checkpoints, a.meetingRows = a.store.NewCheckpointWriter(), a.store.NewMeetingReader()
 	asker = &asking.Service{
-		Store: batchedCheckpoints{a.store, a.checkpoints}, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
+		Store: asking.BatchedStore{Store: a.store, Checkpoints: a.checkpoints, Meetings: a.meetingRows}, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
 		Model: model, Window: tokens.ContextWindow(model, a.cfg.LLM.ContextWindow), ReservedOutput: a.cfg.LLM.MaxOutputTokens,
 		Corrector: corr, L1Wait: a.cfg.Context.WithDefaults().L1Wait, Log: a.log,
 		MemoryBank: a.bank.Bank, TopicCacheBytes: int64(a.cfg.AskTopicCacheBytes),
@@ -215,6 +217,7 @@ func (a *App) close() {
 		// Saves accepted before the drain are written before the pool
 		// closes.
 		a.checkpoints.Close()
+		a.meetingRows.Close()
 	}
 	if a.redis != nil {
 		_ = a.redis.Close()
@@ -272,15 +275,4 @@ func (w bankWrites) ApprovePR(ctx context.Context, tenantID, id string, categori
 		w.bank.Drop(tenantID, pr.Project)
 	}
 	return pr, err
-}
-
-// batchedCheckpoints is the store as the ask path uses it, with thread
-// checkpoints saved through the group-commit writer.
-type batchedCheckpoints struct {
-	*store.Store
-	w *store.CheckpointWriter
-}
-
-func (b batchedCheckpoints) SaveCheckpoint(ctx context.Context, tenantID string, cp store.Checkpoint) error {
-	return b.w.Save(ctx, tenantID, cp)
 }

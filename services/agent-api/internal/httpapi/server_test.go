@@ -46,12 +46,14 @@ type harnessOpts struct {
 }
 
 // askService is the ask path as agent-api wires it.
-func askService(st *store.Store, cache *contexts.Cache, counter tokens.Counter, o harnessOpts) *asking.Service {
+func askService(t testing.TB, st *store.Store, cache *contexts.Cache, counter tokens.Counter, o harnessOpts) *asking.Service {
 	if o.planner == nil {
 		o.planner, o.answerer = ask.RulePlanner{}, ask.Extractive{}
 	}
+	w, r := st.NewCheckpointWriter(), st.NewMeetingReader()
+	t.Cleanup(func() { w.Close(); r.Close() })
 	return &asking.Service{
-		Store: st, Contexts: cache, Planner: o.planner, Answerer: o.answerer, Counter: counter,
+		Store: asking.BatchedStore{Store: st, Checkpoints: w, Meetings: r}, Contexts: cache, Planner: o.planner, Answerer: o.answerer, Counter: counter,
 		Model: "local", Window: tokens.ContextWindow("local", 0), ReservedOutput: 1024, L1Wait: o.l1Wait,
 		MemoryBank: asking.StoredBank(st),
 		Log:        slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -87,7 +89,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		BodyLimit: o.bodyLimit, L1Wait: o.l1Wait,
 		Engine: eng, Searcher: st, SearchThreshold: 0.3,
 		Ready: map[string]health.Check{"postgres": st.Ping},
-		Ask:   askService(st, cache, counter, o),
+		Ask:   askService(t, st, cache, counter, o),
 		PRs:   st, Queue: testQueue(t),
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache}
@@ -271,7 +273,7 @@ func newHarnessOnStore(t *testing.T, h *harness) *harness {
 		Store: h.store, Contexts: cache, Tokens: counter, Metrics: httpapi.NewMetrics(reg), Registry: reg,
 		BodyLimit: 1 << 20, L1Wait: 5 * time.Second,
 		Engine: eng, Searcher: h.store, SearchThreshold: 0.3,
-		Ask: askService(h.store, cache, counter, harnessOpts{l1Wait: 5 * time.Second}),
+		Ask: askService(t, h.store, cache, counter, harnessOpts{l1Wait: 5 * time.Second}),
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: h.store, cache: cache}
 }
