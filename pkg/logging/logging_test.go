@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log"
 	"log/slog"
 	"strings"
 	"testing"
@@ -78,5 +79,26 @@ func TestContextHandlerAddsRequestID(t *testing.T) {
 		if rec["component"] != "x" {
 			t.Errorf("line %d lost the logger's attributes: %s", i, line)
 		}
+	}
+}
+
+func TestRouteStandardLogWritesJSON(t *testing.T) {
+	var buf bytes.Buffer
+	l := logging.New(&buf, slog.LevelDebug, "test").With("component", "stdlog")
+	prevFlags, prevPrefix, prevOut := log.Flags(), log.Prefix(), log.Writer()
+	t.Cleanup(func() { log.SetFlags(prevFlags); log.SetPrefix(prevPrefix); log.SetOutput(prevOut) })
+	logging.RouteStandardLog(l, slog.LevelWarn)
+	log.Printf("ice: 연결 실패 %d", 3)
+	log.Print("second line")
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("got %d lines, want 2: %q", len(lines), buf.String())
+	}
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &rec); err != nil {
+		t.Fatalf("std log line is not JSON: %q: %v", lines[0], err)
+	}
+	if rec["msg"] != "ice: 연결 실패 3" || rec["level"] != "WARN" || rec["component"] != "stdlog" || rec["service"] != "test" {
+		t.Errorf("record = %v", rec)
 	}
 }

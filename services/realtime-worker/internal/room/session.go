@@ -361,7 +361,7 @@ func (s *Session) drain(ctx context.Context, lk *lksdk.Room) {
 						"segment_id", seg.ID, "queued", len(s.events))
 					continue
 				}
-				if s.record(ctx, seg) {
+				if _, ok := s.record(ctx, seg); ok {
 					stored++
 				}
 			}
@@ -437,7 +437,8 @@ func trackOwner(lk *lksdk.Room, trackSID string) (transcript.Participant, bool) 
 
 // handle stores one final segment and answers it if it is a question.
 func (s *Session) handle(ctx context.Context, lk *lksdk.Room, seg transcript.Segment) {
-	if !s.record(ctx, seg) {
+	seg, ok := s.record(ctx, seg)
+	if !ok {
 		return
 	}
 	q, ok := s.detector.Observe(seg.ID, seg.SpeakerID, seg.SpeakerName, seg.Text, seg.Received)
@@ -449,20 +450,51 @@ func (s *Session) handle(ctx context.Context, lk *lksdk.Room, seg transcript.Seg
 }
 
 // record queues a final segment for PostgreSQL and reports whether it
-// did. Interim segments and the bot's own are not stored; a final one
-// without text is logged.
-func (s *Session) record(ctx context.Context, seg transcript.Segment) bool {
+// did, with the segment as stored: invalid bytes replaced, and, when its
+// text was too long for one row, split into parts (the first part's id is
+// returned, with the whole text). Interim segments and the bot's own are
+// not stored; a final one without text is logged.
+func (s *Session) record(ctx context.Context, seg transcript.Segment) (transcript.Segment, bool) {
 	if !seg.Final || seg.SpeakerID == s.deps.Settings.Identity {
-		return false
+		return seg, false
 	}
 	if seg.Text == "" {
 		s.log.Info("final segment without text skipped", "segment_id", seg.ID, "speaker_id", seg.SpeakerID, "source", seg.Source)
-		return false
+		return seg, false
 	}
 	if seg.StartMS == 0 && seg.EndMS == 0 {
 		at := max(seg.Received.Sub(s.meeting.StartedAt).Milliseconds(), 0)
 		seg.StartMS, seg.EndMS = at, at
 	}
+	parts, fixed := transcript.Storable(seg)
+	if fixed.Replaced > 0 {
+		s.log.Warn("segment had invalid UTF-8 or NUL bytes; replaced with U+FFFD and stored",
+			"segment_id", parts[0].ID, "speaker_id", parts[0].SpeakerID, "replaced", fixed.Replaced)
+	}
+	if fixed.Parts > 1 {
+		s.log.Warn("segment longer than one transcript row; stored as consecutive parts",
+			"segment_id", seg.ID, "bytes", len(seg.Text), "parts", fixed.Parts,
+			"first_id", parts[0].ID, "last_id", parts[len(parts)-1].ID)
+	}
+	stored := 0
+	for _, p := range parts {
+		if s.store(ctx, p) {
+			stored++
+		}
+	}
+	whole := parts[0]
+	if len(parts) > 1 {
+		var b strings.Builder
+		for _, p := range parts {
+			b.WriteString(p.Text)
+		}
+		whole.Text = b.String()
+	}
+	return whole, stored > 0
+}
+
+// store validates one storable segment and hands it to the writer.
+func (s *Session) store(ctx context.Context, seg transcript.Segment) bool {
 	u := store.Utterance{
 		SegmentID: seg.ID, SpeakerID: seg.SpeakerID, SpeakerName: seg.SpeakerName, Text: seg.Text,
 		StartMS: seg.StartMS, EndMS: seg.EndMS, Confidence: seg.Confidence, Source: seg.Source,

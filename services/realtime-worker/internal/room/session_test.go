@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,5 +78,49 @@ func TestStopStoresQueuedSegments(t *testing.T) {
 	}
 	if len(s.events) != 0 {
 		t.Fatalf("%d events still queued", len(s.events))
+	}
+}
+
+// memWriter keeps what a session queues.
+type memWriter struct{ rows []store.Utterance }
+
+func (w *memWriter) Add(_ context.Context, _, _ string, u store.Utterance) error {
+	w.rows = append(w.rows, u)
+	return nil
+}
+
+func (w *memWriter) Flush(context.Context) (bool, error) { return true, nil }
+
+// A segment with invalid bytes is stored repaired and an over-long one is
+// stored whole as consecutive parts; both are logged, none is dropped.
+func TestRecordRepairsAndSplitsInsteadOfDropping(t *testing.T) {
+	var logs strings.Builder
+	w := &memWriter{}
+	s := newSession(Deps{Settings: Settings{Identity: "mithub-bot"}, Writer: w,
+		Log: slog.New(slog.NewJSONHandler(&logs, nil))}, "weekly", "t1", store.Meeting{ID: "m1"})
+	bad := transcript.Segment{ID: "bad-1", SpeakerID: "kim", Text: "미트허브, 출시일\xff 언제야?", Final: true, Confidence: 1, Source: transcript.SourceTextStream}
+	got, ok := s.record(context.Background(), bad)
+	if !ok || len(w.rows) != 1 {
+		t.Fatalf("segment with an invalid byte: ok=%v, %d rows", ok, len(w.rows))
+	}
+	if want := "미트허브, 출시일\uFFFD 언제야?"; w.rows[0].Text != want || got.Text != want || w.rows[0].SegmentID != "bad-1" {
+		t.Fatalf("stored %q as %q, returned %q", w.rows[0].SegmentID, w.rows[0].Text, got.Text)
+	}
+	long := strings.Repeat("the budget line item is settled ", 1300) // 41 600 bytes
+	w.rows = nil
+	got, ok = s.record(context.Background(), transcript.Segment{ID: "long-1", SpeakerID: "lee", Text: long, Final: true, Confidence: 1, Source: transcript.SourceTextStream})
+	if !ok || len(w.rows) != 2 {
+		t.Fatalf("over-long segment: ok=%v, %d rows, want 2", ok, len(w.rows))
+	}
+	if w.rows[0].SegmentID != "long-1#1" || w.rows[1].SegmentID != "long-1#2" || w.rows[0].Text+w.rows[1].Text != long {
+		t.Fatalf("parts %q, %q do not add up to the text", w.rows[0].SegmentID, w.rows[1].SegmentID)
+	}
+	if got.Text != long || got.ID != "long-1#1" {
+		t.Fatalf("returned segment %q with %d bytes", got.ID, len(got.Text))
+	}
+	for _, msg := range []string{"replaced with U+FFFD and stored", "stored as consecutive parts"} {
+		if !strings.Contains(logs.String(), msg) {
+			t.Errorf("no log line %q in:\n%s", msg, logs.String())
+		}
 	}
 }
