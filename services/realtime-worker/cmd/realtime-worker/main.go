@@ -4,12 +4,14 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"os"
 
 	"github.com/mithub/mithub/pkg/lifecycle"
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/services/realtime-worker/internal/app"
 	"github.com/mithub/mithub/services/realtime-worker/internal/config"
+	"github.com/mithub/mithub/services/realtime-worker/internal/room"
 )
 
 func main() { lifecycle.Main("realtime-worker", run) }
@@ -19,7 +21,12 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	a, err := app.New(ctx, cfg, logging.New(os.Stderr, cfg.LogLevel, "realtime-worker"))
+	log := logging.New(os.Stderr, cfg.LogLevel, "realtime-worker")
+	// Libraries' own output (the LiveKit SDK, pion, the standard log
+	// package) goes through the same JSON logger.
+	logging.RouteStandardLog(log.With("component", "stdlog"), slog.LevelWarn)
+	room.RouteSDKLogs(log)
+	a, err := app.New(ctx, cfg, log)
 	if err != nil {
 		return err
 	}

@@ -239,19 +239,27 @@ func (a *App) routes() http.Handler {
 	return mux
 }
 
-// webhookRooms routes room events: a started room becomes a bot:join task
-// so that any replica may take it; a finished room ends its meeting.
+// webhookRooms routes room events: the replica that receives room_started
+// joins the room itself (the room lease still makes one bot per room), so
+// the bot is in the room within the time of one meeting lookup rather than
+// after the queue's next poll (Asynq looks at an idle queue about once a
+// second, and what participants say before the bot joins is not heard).
+// Only when that join fails does the room become a bot:join task, which
+// any replica may take. A finished room ends its meeting.
 type webhookRooms struct{ a *App }
 
 func (w webhookRooms) Started(ctx context.Context, roomName string) error {
+	_, jerr := w.a.rooms.Join(ctx, roomName, "")
+	if jerr == nil {
+		return nil
+	}
+	w.a.log.Warn("join from webhook failed, queueing bot:join", "room", roomName, "err", jerr)
 	t, err := tasks.NewBotJoinTask(mithubJoin(roomName, w.a.tenant.ID), asynq.Queue(w.a.cfg.Queue))
 	if err != nil {
 		return err
 	}
 	if _, err := w.a.enqueue.EnqueueContext(ctx, t); err != nil {
-		w.a.log.Warn("enqueue bot:join failed, joining here", "room", roomName, "err", err)
-		_, err = w.a.rooms.Join(ctx, roomName, "")
-		return err
+		return errors.Join(jerr, err)
 	}
 	return nil
 }

@@ -10,10 +10,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-logr/logr"
 	"github.com/livekit/protocol/auth"
 	"github.com/livekit/protocol/livekit"
-	protologger "github.com/livekit/protocol/logger"
 	lksdk "github.com/livekit/server-sdk-go/v2"
 
 	"github.com/mithub/mithub/pkg/apiclient"
@@ -206,8 +204,7 @@ func (s *Session) connect(ctx context.Context) (*lksdk.Room, chan struct{}, erro
 		pushHeard(transcriptionEvent{identity: p.Identity(), name: p.Name(), segments: segs})
 	}
 	lk := lksdk.NewRoom(cb)
-	lk.SetLogger(protologger.LogRLogger(logr.FromSlogHandler(
-		minLevel{Handler: s.log.With("component", "livekit").Handler(), min: slog.LevelWarn})))
+	lk.SetLogger(sdkLogger(s.log))
 	if err := lk.RegisterTextStreamHandler(transcript.TopicTranscription, func(r *lksdk.TextStreamReader, identity string) {
 		stall := time.AfterFunc(streamStall, func() {
 			s.log.Warn("transcription stream still open", "stream_id", r.Info.Id, "sender", identity, "after", streamStall.String())
@@ -387,25 +384,6 @@ func (s *Session) roomGone(ctx context.Context) bool {
 		return false
 	}
 	return len(res.GetRooms()) == 0
-}
-
-// minLevel drops records below min; the LiveKit SDK logs every
-// negotiation step at info.
-type minLevel struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.Handler.Enabled(ctx, l)
-}
-
-func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
-	return minLevel{Handler: h.Handler.WithAttrs(as), min: h.min}
-}
-
-func (h minLevel) WithGroup(name string) slog.Handler {
-	return minLevel{Handler: h.Handler.WithGroup(name), min: h.min}
 }
 
 // participantOf names a sender by identity.
