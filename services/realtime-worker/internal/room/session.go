@@ -96,6 +96,7 @@ type Session struct {
 	log      *slog.Logger
 	events   chan event
 	detector *wake.Detector
+	roster   *roster
 	replay   []transcript.Segment
 	replayRt float64
 	threads  map[string]string // speaker → ask thread
@@ -112,6 +113,7 @@ func newSession(deps Deps, room, tenantID string, meeting store.Meeting) *Sessio
 		log:      deps.Log.With("room", room, "meeting_id", meeting.ID),
 		events:   make(chan event, eventsLen),
 		detector: wake.NewDetector(deps.Settings.Wake),
+		roster:   newRoster(serverList(deps.Settings, room)),
 		threads:  map[string]string{},
 	}
 }
@@ -313,7 +315,7 @@ func (s *Session) serve(ctx context.Context, lk *lksdk.Room, closed chan struct{
 				s.log.Warn("connection dropped, reconnecting", "reason", string(e.reason))
 				return stopped, true
 			case streamEvent, transcriptionEvent, segmentEvent:
-				for _, seg := range heard(lk, e) {
+				for _, seg := range s.heard(lk, e) {
 					s.handle(ctx, lk, seg)
 				}
 			case threadEvent:
@@ -325,12 +327,28 @@ func (s *Session) serve(ctx context.Context, lk *lksdk.Room, closed chan struct{
 	}
 }
 
-// heard returns the segments an event carries, if any.
-func heard(lk *lksdk.Room, e event) []transcript.Segment {
+// heard returns the segments an event carries, if any. Senders and
+// track owners the connection does not know yet are looked up at the
+// server.
+func (s *Session) heard(lk *lksdk.Room, e event) []transcript.Segment {
 	switch e := e.(type) {
 	case streamEvent:
-		return []transcript.Segment{transcript.FromTextStream(e.streamID, e.attrs, e.text, participantOf(lk, e.sender),
-			func(sid string) (transcript.Participant, bool) { return trackOwner(lk, sid) }, time.Now())}
+		sender, err := s.roster.participant(lk, e.sender)
+		if err != nil {
+			s.log.Warn("sender unknown to the bot and the server could not be asked", "sender", e.sender, "err", err)
+		}
+		owner := func(sid string) (transcript.Participant, bool) {
+			p, ok, err := s.roster.trackOwner(lk, sid)
+			if err != nil {
+				s.log.Warn("transcribed track unknown to the bot and the server could not be asked", "track", sid, "err", err)
+			}
+			if !ok {
+				s.log.Warn("transcribed track has no known owner; segment attributed to its sender",
+					"track", sid, "sender", e.sender, "stream_id", e.streamID)
+			}
+			return p, ok
+		}
+		return []transcript.Segment{transcript.FromTextStream(e.streamID, e.attrs, e.text, sender, owner, time.Now())}
 	case transcriptionEvent:
 		out := make([]transcript.Segment, 0, len(e.segments))
 		for _, ts := range e.segments {
@@ -352,7 +370,7 @@ func (s *Session) drain(ctx context.Context, lk *lksdk.Room) {
 	for {
 		select {
 		case e := <-s.events:
-			for _, seg := range heard(lk, e) {
+			for _, seg := range s.heard(lk, e) {
 				if time.Now().After(deadline) {
 					s.log.Warn("segment dropped: the session ended and the writer did not take it in time",
 						"segment_id", seg.ID, "queued", len(s.events))

@@ -1,0 +1,99 @@
+package room
+
+import (
+	"context"
+	"time"
+
+	"github.com/livekit/protocol/livekit"
+	lksdk "github.com/livekit/server-sdk-go/v2"
+
+	"github.com/mithub/mithub/services/realtime-worker/internal/transcript"
+)
+
+// Asking the server about participants the bot has not seen yet.
+const (
+	// askServerTimeout bounds one ListParticipants call.
+	askServerTimeout = 2 * time.Second
+	// askServerAgain is how long a track or sender the server did not
+	// know either is not asked about again.
+	askServerAgain = 5 * time.Second
+)
+
+// roster names senders and the owners of transcribed tracks. It looks in
+// the participant list of the bot's connection first; a participant that
+// joined or published just before its transcript arrived may not be in
+// that list yet (the server sends participant updates in batches), so the
+// roster then asks the server (RoomService ListParticipants) instead of
+// attributing the segment to its sender (the STT agent) or to a nameless
+// identity. It is used by the session goroutine only.
+type roster struct {
+	list   func(ctx context.Context) ([]*livekit.ParticipantInfo, error)
+	tracks map[string]transcript.Participant // track sid → owner, from the server
+	names  map[string]string                 // identity → name, from the server
+	missed map[string]time.Time              // what the server did not know, when asked
+}
+
+func newRoster(list func(ctx context.Context) ([]*livekit.ParticipantInfo, error)) *roster {
+	return &roster{list: list, tracks: map[string]transcript.Participant{}, names: map[string]string{}, missed: map[string]time.Time{}}
+}
+
+// serverList lists a room's participants through the RoomService API.
+func serverList(set Settings, room string) func(ctx context.Context) ([]*livekit.ParticipantInfo, error) {
+	return func(ctx context.Context) ([]*livekit.ParticipantInfo, error) {
+		rs := lksdk.NewRoomServiceClient(set.LiveKitURL, set.APIKey, set.APISecret)
+		res, err := rs.ListParticipants(ctx, &livekit.ListParticipantsRequest{Room: room})
+		if err != nil {
+			return nil, err
+		}
+		return res.GetParticipants(), nil
+	}
+}
+
+// ask refreshes what the server knows, unless key was missed recently.
+func (r *roster) ask(key string) error {
+	if at, ok := r.missed[key]; ok && time.Since(at) < askServerAgain {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), askServerTimeout)
+	defer cancel()
+	ps, err := r.list(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		r.names[p.GetIdentity()] = p.GetName()
+		for _, tr := range p.GetTracks() {
+			r.tracks[tr.GetSid()] = transcript.Participant{Identity: p.GetIdentity(), Name: p.GetName()}
+		}
+	}
+	r.missed[key] = time.Now()
+	return nil
+}
+
+// trackOwner finds the participant that published a track.
+func (r *roster) trackOwner(lk *lksdk.Room, sid string) (transcript.Participant, bool, error) {
+	if p, ok := trackOwner(lk, sid); ok {
+		return p, true, nil
+	}
+	if p, ok := r.tracks[sid]; ok {
+		return p, true, nil
+	}
+	err := r.ask("track:" + sid)
+	p, ok := r.tracks[sid]
+	return p, ok, err
+}
+
+// participant names a sender by identity.
+func (r *roster) participant(lk *lksdk.Room, identity string) (transcript.Participant, error) {
+	p := participantOf(lk, identity)
+	if p.Name != "" || (lk != nil && lk.GetParticipantByIdentity(identity) != nil) {
+		return p, nil
+	}
+	if name, ok := r.names[identity]; ok {
+		p.Name = name
+		return p, nil
+	}
+	err := r.ask("identity:" + identity)
+	p.Name = r.names[identity]
+	return p, err
+}
