@@ -2,7 +2,7 @@
 # Realtime path with real components (LiveKit, agent-api with the local
 # provider, PostgreSQL, Redis): final segment published in the room -> row
 # in PostgreSQL -> in agent-api's context (p50/p99 over 1,000 segments), and
-# wake-word segment -> first answer chunk received in the room.
+# wake-word segment -> first lk.chat answer text and the legacy data packet.
 set -euo pipefail
 SCRIPT_NAME=bench-realtime
 cd "$(dirname "$0")/.."

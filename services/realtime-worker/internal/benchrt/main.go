@@ -2,14 +2,17 @@
 // LiveKit server, agent-api (local provider), PostgreSQL and the worker.
 // It reports, over N final segments published into a room, the latency to
 // the segment's row in PostgreSQL (its created_at) and to the segment being
-// in agent-api's context, and over Q wake-word questions the latency to the
-// first answer chunk received in the room. scripts/bench-realtime.sh runs
+// in agent-api's context, and over Q wake-word questions the latency from
+// publishing the question to the first text of the lk.chat answer (a
+// chunk with text, not the stream header) and to the legacy lk-chat-topic
+// data packet carrying the whole answer. scripts/bench-realtime.sh runs
 // it.
 package main
 
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -103,18 +106,35 @@ func run(ctx context.Context) error {
 		return err
 	}
 	chats := make(chan chatFirst, 1024)
+	legacy := make(chan legacyChat, 1024)
+	cb := lksdk.NewRoomCallback()
+	cb.OnDataPacket = func(d lksdk.DataPacket, _ lksdk.DataReceiveParams) {
+		u, ok := d.(*lksdk.UserDataPacket)
+		if !ok || u.Topic != room.TopicLegacyChat {
+			return
+		}
+		var m struct {
+			ID      string `json:"id"`
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(u.Payload, &m) == nil && m.Message != "" {
+			legacy <- legacyChat{streamID: m.ID, at: time.Now()}
+		}
+	}
 	pub, err := lksdk.ConnectToRoom(lk.URL, lksdk.ConnectInfo{
 		APIKey: testenv.LiveKitKey, APISecret: testenv.LiveKitSecret, RoomName: roomName,
 		ParticipantIdentity: "speaker", ParticipantName: "Speaker",
-	}, lksdk.NewRoomCallback(), lksdk.WithAutoSubscribe(false))
+	}, cb, lksdk.WithAutoSubscribe(false))
 	if err != nil {
 		return err
 	}
 	defer pub.Disconnect()
 	_ = pub.RegisterTextStreamHandler(room.TopicChat, func(r *lksdk.TextStreamReader, _ string) {
+		// The answer's first text, not its header: Read waits for a chunk.
 		b := make([]byte, 1)
-		_, _ = r.Read(b)
-		chats <- chatFirst{seg: r.Info.Attributes[room.AttrQuestionSegment], at: time.Now()}
+		if n, _ := r.Read(b); n > 0 {
+			chats <- chatFirst{seg: r.Info.Attributes[room.AttrQuestionSegment], streamID: r.Info.Id, at: time.Now()}
+		}
 		_, _ = io.Copy(io.Discard, r)
 	})
 	for deadline := time.Now().Add(30 * time.Second); pub.GetParticipantByIdentity(cfg.BotIdentity) == nil; {
@@ -190,36 +210,62 @@ func run(ctx context.Context) error {
 	}
 
 	// Wake-word questions.
-	var toAnswer []time.Duration
+	// Drain the warm-up's legacy packet.
+	select {
+	case <-legacy:
+	case <-time.After(5 * time.Second):
+	}
+	var toAnswer, toLegacy []time.Duration
 	for i := range *q {
 		seg := fmt.Sprintf("q-%d", i)
 		at := time.Now()
 		pub.LocalParticipant.SendText("Hey MitHub, what is the status of the release plan?", lksdk.StreamTextOptions{
 			Topic: transcript.TopicTranscription, Attributes: map[string]string{transcript.AttrSegmentID: seg, transcript.AttrFinal: "true"}})
 		timeout := time.After(30 * time.Second)
+		streamID := ""
+		early := map[string]time.Time{} // legacy packets seen before their stream's first text
 	wait:
 		for {
 			select {
 			case c := <-chats:
-				if c.seg == seg {
+				if c.seg == seg && streamID == "" {
+					streamID = c.streamID
 					toAnswer = append(toAnswer, c.at.Sub(at))
+					if t, ok := early[streamID]; ok {
+						toLegacy = append(toLegacy, t.Sub(at))
+						break wait
+					}
+				}
+			case l := <-legacy:
+				if streamID == "" {
+					early[l.streamID] = l.at
+					continue
+				}
+				if l.streamID == streamID {
+					toLegacy = append(toLegacy, l.at.Sub(at))
 					break wait
 				}
 			case <-timeout:
-				return fmt.Errorf("no answer to question %d", i)
+				return fmt.Errorf("no answer (lk.chat text and legacy packet) to question %d", i)
 			}
 		}
 	}
 	fmt.Printf("segments published: %d, rows stored: %d\n", *n, len(ts))
 	report("final segment published -> row in PostgreSQL", toRow)
 	report("final segment published -> in agent-api context", toCtx)
-	report("wake-word segment -> first answer chunk in the room (local provider)", toAnswer)
+	report("wake-word segment -> first lk.chat answer text in the room (local provider)", toAnswer)
+	report("wake-word segment -> legacy lk-chat-topic packet (whole answer)", toLegacy)
 	return nil
 }
 
 type chatFirst struct {
-	seg string
-	at  time.Time
+	seg, streamID string
+	at            time.Time
+}
+
+type legacyChat struct {
+	streamID string
+	at       time.Time
 }
 
 func report(name string, ds []time.Duration) {
