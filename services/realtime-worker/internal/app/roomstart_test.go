@@ -54,6 +54,21 @@ func TestWebhookStartedRoomKeepsItsStart(t *testing.T) {
 	go talk("amy", func(id, text string) { amy.say(id, text, true, "") })
 	stt := join(t, s.lk, roomName, "stt-agent", "Transcriber", false)
 	kim := join(t, s.lk, roomName, "kim", "김민수", true)
+	// A transcriber transcribes a track it receives: it starts once Kim's
+	// microphone is published to the room as it sees it. The bot may not
+	// have seen that track yet when the first lines arrive.
+	eventually(t, 10*time.Second, "kim's microphone visible to the transcriber", func() bool {
+		p := stt.room.GetParticipantByIdentity("kim")
+		if p == nil {
+			return false
+		}
+		for _, pub := range p.TrackPublications() {
+			if pub.SID() == kim.trackSID {
+				return true
+			}
+		}
+		return false
+	})
 	go talk("kim", func(id, text string) { stt.say(id, text, true, kim.trackSID) })
 
 	// Joe joins and asks 200 ms later.

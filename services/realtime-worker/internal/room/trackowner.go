@@ -16,7 +16,7 @@ const (
 	askServerTimeout = 2 * time.Second
 	// askServerAgain is how long a track or sender the server did not
 	// know either is not asked about again.
-	askServerAgain = 5 * time.Second
+	askServerAgain = time.Second
 )
 
 // roster names senders and the owners of transcribed tracks. It looks in
