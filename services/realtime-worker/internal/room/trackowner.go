@@ -15,7 +15,7 @@ const (
 	// askServerTimeout bounds one ListParticipants call.
 	askServerTimeout = 2 * time.Second
 	// askServerAgain is how long a track or sender the server did not
-	// know either is not asked about again.
+	// know either, or could not be asked about, is not asked about again.
 	askServerAgain = time.Second
 )
 
@@ -54,6 +54,10 @@ func (r *roster) ask(key string) error {
 	if at, ok := r.missed[key]; ok && time.Since(at) < askServerAgain {
 		return nil
 	}
+	// Marked before asking: a server that cannot be reached is not asked
+	// again for every segment (a session storing what it still has queued
+	// after the room is gone must not wait on it each time).
+	r.missed[key] = time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), askServerTimeout)
 	defer cancel()
 	ps, err := r.list(ctx)
@@ -66,7 +70,6 @@ func (r *roster) ask(key string) error {
 			r.tracks[tr.GetSid()] = transcript.Participant{Identity: p.GetIdentity(), Name: p.GetName()}
 		}
 	}
-	r.missed[key] = time.Now()
 	return nil
 }
 

@@ -44,6 +44,10 @@ func TestRosterAsksTheServerAboutUnseenParticipants(t *testing.T) {
 	if _, ok, err := r.trackOwner(nil, "TR_new"); ok || err == nil {
 		t.Fatalf("server down: ok=%v err=%v, want the error reported", ok, err)
 	}
+	before := calls
+	if _, ok, err := r.trackOwner(nil, "TR_new"); ok || err != nil || calls != before {
+		t.Fatalf("an unreachable server was asked again at once (calls %d -> %d, err %v)", before, calls, err)
+	}
 	if p, ok, _ := r.trackOwner(nil, "TR_kim_mic"); !ok || p.Identity != "kim" {
 		t.Fatal("a known owner was forgotten while the server is down")
 	}
