@@ -106,3 +106,20 @@ func TestMigrationMarksExistingDevKey(t *testing.T) {
 		t.Fatalf("other old key: %v", err)
 	}
 }
+
+// PostgreSQL refuses \u0000 in jsonb (SQLSTATE 22P05); the store reports it
+// as invalid input, not as an internal error.
+func TestNULInMetadataIsInvalid(t *testing.T) {
+	s := storetest.New(t)
+	ctx := context.Background()
+	tn, err := s.EnsureTenant(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, md := range []map[string]any{{"project": "a\x00b"}, {"a\x00": "회의"}, {"n": map[string]any{"k": []any{"\x00"}}}} {
+		_, err := s.CreateMeeting(ctx, tn.ID, store.NewMeeting{Title: "t", Metadata: md})
+		if !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("metadata %q: %v, want ErrInvalid", md, err)
+		}
+	}
+}

@@ -92,7 +92,7 @@ func translate(err error) error {
 		switch pgErr.Code {
 		case "23505": // unique_violation
 			return fmt.Errorf("%w: %s", ErrConflict, pgErr.ConstraintName)
-		case "23503", "23514", "22P02", "22001", "22021": // fk, check, bad text repr, too long, bad encoding
+		case "23503", "23514", "22P02", "22001", "22021", "22P05": // fk, check, bad text repr, too long, bad encoding, untranslatable character (\u0000 in jsonb)
 			return fmt.Errorf("%w: %s", ErrInvalid, pgErr.Message)
 		}
 	}
