@@ -150,6 +150,14 @@ func (s *Store) OpenPR(ctx context.Context, tenantID, meetingID string) (PR, err
 		WHERE tenant_id = $1 AND meeting_id = $2 AND status IN ('queued', 'running')`, tenantID, meetingID)
 }
 
+// LatestBuiltPR returns the meeting's newest PR that was built
+// (succeeded, approved or rejected); ErrNotFound when there is none.
+func (s *Store) LatestBuiltPR(ctx context.Context, tenantID, meetingID string) (PR, error) {
+	return s.onePR(ctx, "latest built PR of meeting "+meetingID, `SELECT `+prColumns+` FROM pull_requests
+		WHERE tenant_id = $1 AND meeting_id = $2 AND status IN ('succeeded', 'approved', 'rejected')
+		ORDER BY created_at DESC, id DESC LIMIT 1`, tenantID, meetingID)
+}
+
 // GetPR returns the tenant's PR; another tenant's is ErrNotFound.
 func (s *Store) GetPR(ctx context.Context, tenantID, id string) (PR, error) {
 	if !isUUID(id) {

@@ -20,11 +20,17 @@ type Options struct {
 	// Schema, when set, is put first on the search_path of every
 	// connection; tests use it to get a private namespace.
 	Schema string
+	// AcceptDevKeys lets Authenticate accept API keys marked dev (the dev
+	// bootstrap key, see PutDevAPIKey). Only dev-mode processes set it; a
+	// prod process refuses dev keys whatever the database holds.
+	AcceptDevKeys bool
 }
 
 // Store is the PostgreSQL handle shared by the repositories.
 type Store struct {
 	pool *pgxpool.Pool
+	// acceptDev is Options.AcceptDevKeys.
+	acceptDev bool
 
 	// vecMu guards vec, what EnableVectors learned about the database.
 	vecMu sync.RWMutex
@@ -52,7 +58,7 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 		pool.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool, acceptDev: opts.AcceptDevKeys}, nil
 }
 
 // Ping checks that the database answers.
@@ -86,7 +92,7 @@ func translate(err error) error {
 		switch pgErr.Code {
 		case "23505": // unique_violation
 			return fmt.Errorf("%w: %s", ErrConflict, pgErr.ConstraintName)
-		case "23503", "23514", "22P02", "22001", "22021": // fk, check, bad text repr, too long, bad encoding
+		case "23503", "23514", "22P02", "22001", "22021", "22P05": // fk, check, bad text repr, too long, bad encoding, untranslatable character (\u0000 in jsonb)
 			return fmt.Errorf("%w: %s", ErrInvalid, pgErr.Message)
 		}
 	}

@@ -89,6 +89,17 @@ func (s *Store) CreateAPIKey(ctx context.Context, tenantName, keyName string) (s
 // (created if missing). Storing the same key again is a no-op; a key that
 // belongs to another tenant is a conflict.
 func (s *Store) PutAPIKey(ctx context.Context, tenantName, keyName, key string) error {
+	return s.putAPIKey(ctx, tenantName, keyName, key, false)
+}
+
+// PutDevAPIKey is PutAPIKey for a dev bootstrap key: the key is marked dev
+// (an existing row too), and only a store opened with
+// Options.AcceptDevKeys authenticates it.
+func (s *Store) PutDevAPIKey(ctx context.Context, tenantName, keyName, key string) error {
+	return s.putAPIKey(ctx, tenantName, keyName, key, true)
+}
+
+func (s *Store) putAPIKey(ctx context.Context, tenantName, keyName, key string, dev bool) error {
 	if key == "" {
 		return fmt.Errorf("%w: key is empty", ErrInvalid)
 	}
@@ -98,9 +109,9 @@ func (s *Store) PutAPIKey(ctx context.Context, tenantName, keyName, key string) 
 	}
 	var owner string
 	err = s.pool.QueryRow(ctx, `
-		INSERT INTO api_keys (tenant_id, key_hash, name) VALUES ($1, $2, $3)
-		ON CONFLICT (key_hash) DO UPDATE SET key_hash = EXCLUDED.key_hash
-		RETURNING tenant_id`, t.ID, HashKey(key), keyName).Scan(&owner)
+		INSERT INTO api_keys (tenant_id, key_hash, name, dev) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (key_hash) DO UPDATE SET dev = api_keys.dev OR EXCLUDED.dev
+		RETURNING tenant_id`, t.ID, HashKey(key), keyName, dev).Scan(&owner)
 	if err != nil {
 		return fmt.Errorf("store api key: %w", translate(err))
 	}
@@ -111,7 +122,8 @@ func (s *Store) PutAPIKey(ctx context.Context, tenantName, keyName, key string) 
 }
 
 // Authenticate resolves a presented key to its tenant. Unknown and revoked
-// keys give ErrUnauthenticated.
+// keys give ErrUnauthenticated, and so do dev keys unless the store was
+// opened with Options.AcceptDevKeys.
 func (s *Store) Authenticate(ctx context.Context, key string) (Tenant, error) {
 	want := HashKey(key)
 	var (
@@ -121,7 +133,7 @@ func (s *Store) Authenticate(ctx context.Context, key string) (Tenant, error) {
 	err := s.pool.QueryRow(ctx, `
 		SELECT t.id, t.name, k.key_hash
 		FROM api_keys k JOIN tenants t ON t.id = k.tenant_id
-		WHERE k.key_hash = $1 AND k.revoked_at IS NULL`, want).Scan(&t.ID, &t.Name, &hash)
+		WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (NOT k.dev OR $2)`, want, s.acceptDev).Scan(&t.ID, &t.Name, &hash)
 	if err != nil {
 		if translate(err) == ErrNotFound {
 			return Tenant{}, ErrUnauthenticated
@@ -132,6 +144,16 @@ func (s *Store) Authenticate(ctx context.Context, key string) (Tenant, error) {
 		return Tenant{}, ErrUnauthenticated
 	}
 	return t, nil
+}
+
+// CountDevAPIKeys returns how many unrevoked dev keys the database holds;
+// a prod process warns about them at start.
+func (s *Store) CountDevAPIKeys(ctx context.Context) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM api_keys WHERE dev AND revoked_at IS NULL`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count dev api keys: %w", translate(err))
+	}
+	return n, nil
 }
 
 // RevokeAPIKey marks the key revoked. Revoking twice is a no-op; an unknown

@@ -49,11 +49,16 @@ type App struct {
 	checkpoints *store.CheckpointWriter
 	meetingRows *store.MeetingReader
 	http        *fiber.App
+	reg         *prometheus.Registry
 }
 
 // New connects to PostgreSQL and Redis, migrates, and builds the server.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
-	st, err := store.Connect(ctx, cfg.DatabaseURL, store.Options{MaxConns: int32(cfg.DatabaseMaxConns)}, 30*time.Second, log)
+	// Only dev mode accepts the dev bootstrap key; prod refuses it even
+	// when a dev-mode process wrote it into the same database.
+	st, err := store.Connect(ctx, cfg.DatabaseURL, store.Options{
+		MaxConns: int32(cfg.DatabaseMaxConns), AcceptDevKeys: cfg.Env == config.EnvDev,
+	}, 30*time.Second, log)
 	if err != nil {
 		return nil, err
 	}
@@ -76,10 +81,15 @@ func (a *App) init(ctx context.Context) error {
 		}
 	}
 	if a.cfg.Env == config.EnvDev {
-		if err := a.store.PutAPIKey(ctx, DevTenant, "dev bootstrap", DevAPIKey); err != nil {
+		if err := a.store.PutDevAPIKey(ctx, DevTenant, "dev bootstrap", DevAPIKey); err != nil {
 			return fmt.Errorf("bootstrap dev tenant: %w", err)
 		}
 		a.log.Warn("dev mode: tenant dev accepts API key dev-key; set MITHUB_ENV=prod in production")
+	} else if n, err := a.store.CountDevAPIKeys(ctx); err != nil {
+		a.log.Warn("count dev API keys", "err", err)
+	} else if n > 0 {
+		a.log.Warn("the database holds dev API keys (written by a dev-mode process); this prod process refuses them",
+			"dev_keys", n)
 	}
 	// redis://, rediss://, redis-sentinel:// and redis-cluster:// URLs.
 	rdb, err := tasks.NewRedisClient(a.cfg.RedisURL)
@@ -111,6 +121,7 @@ func (a *App) init(ctx context.Context) error {
 		Store: contexts.TopicStore{Rows: a.store}, Log: a.log, MaxConcurrentLLM: a.cfg.MaxConcurrentLLM,
 	})
 	reg := prometheus.NewRegistry()
+	a.reg = reg
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := httpapi.NewMetrics(reg)
 	var asker *asking.Service
@@ -156,6 +167,7 @@ func (a *App) init(ctx context.Context) error {
 		PRs: bankWrites{a.store, a.bank}, Queue: asynq.NewClientFromRedisClient(a.redis),
 		MemoryBankMaxBytes: a.cfg.MemoryBankMaxBytes,
 		RateLimit:          httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
+		AuthFailureLimit:   httpapi.RateLimit{RPS: a.cfg.AuthFailureRPS, Burst: a.cfg.AuthFailureBurst},
 		CORSOrigins:        a.cfg.CORSOrigins,
 		Ready: map[string]health.Check{
 			"postgres": a.store.Ping,
@@ -184,7 +196,18 @@ func (a *App) Run(ctx context.Context) error {
 		a.bank.Run(ctx, a.store, a.log.With("component", "memory-bank-cache"))
 	}()
 	errc := make(chan error, 1)
-	go func() { errc <- a.http.Listener(httpapi.LingerListener(ln)) }()
+	// Accept errors never end Serve, and connections are capped below the
+	// descriptor limit, globally and per client address.
+	maxConns := a.cfg.HTTPMaxConns
+	if maxConns == 0 {
+		maxConns = httpapi.DefaultMaxConns()
+	}
+	limited := httpapi.LimitListener(httpapi.LingerListener(ln), httpapi.ConnLimits{
+		MaxConns: maxConns, MaxConnsPerAddr: a.cfg.HTTPMaxConnsPerAddr, Log: a.log.With("component", "http-listener"),
+	})
+	a.registerConnMetrics(limited)
+	a.log.Info("http connection caps", "max_conns", maxConns, "max_conns_per_addr", a.cfg.HTTPMaxConnsPerAddr)
+	go func() { errc <- a.http.Listener(limited) }()
 
 	select {
 	case err := <-errc:
@@ -194,6 +217,9 @@ func (a *App) Run(ctx context.Context) error {
 	}
 	a.log.Info("shutting down", "timeout", a.cfg.ShutdownTimeout.String())
 	err = a.http.ShutdownWithTimeout(a.cfg.ShutdownTimeout)
+	// Shutdown closes only listeners Serve has taken up; closing ours too
+	// ends a Serve that had not started yet.
+	_ = limited.Close()
 	<-bankDone
 	if serr := <-errc; serr != nil && !errors.Is(serr, net.ErrClosed) {
 		a.log.Warn("http server stopped", "err", serr)
@@ -223,6 +249,22 @@ func (a *App) close() {
 		_ = a.redis.Close()
 	}
 	a.store.Close()
+}
+
+// registerConnMetrics exports the listener's counts.
+func (a *App) registerConnMetrics(l *httpapi.ConnLimitListener) {
+	if a.reg == nil {
+		return
+	}
+	_ = a.reg.Register(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "mithub_http_open_connections", Help: "HTTP connections open on agent-api's listener.",
+	}, func() float64 { return float64(l.Open()) }))
+	_ = a.reg.Register(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "mithub_http_refused_connections_total", Help: "HTTP connections closed at accept for being over MITHUB_HTTP_MAX_CONNS or MITHUB_HTTP_MAX_CONNS_PER_ADDR.",
+	}, func() float64 { return float64(l.Refused()) }))
+	_ = a.reg.Register(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "mithub_http_accept_errors_total", Help: "Failed accepts (EMFILE, ENFILE...) retried after a back-off.",
+	}, func() float64 { return float64(l.AcceptErrors()) }))
 }
 
 // Handler exposes the HTTP app for in-process tests.

@@ -37,6 +37,14 @@ type Config struct {
 	RedisURL string
 	// HTTPAddr is MITHUB_HTTP_ADDR (default :8080).
 	HTTPAddr string
+	// HTTPMaxConns is MITHUB_HTTP_MAX_CONNS (default 0: 3/4 of the
+	// process's file-descriptor limit): open HTTP connections; new ones
+	// over it are closed at accept.
+	HTTPMaxConns int
+	// HTTPMaxConnsPerAddr is MITHUB_HTTP_MAX_CONNS_PER_ADDR (default 1024;
+	// 0: no cap): open HTTP connections of one client IP address. Behind a
+	// proxy every client shares the proxy's address: raise it there.
+	HTTPMaxConnsPerAddr int
 	// BodyLimit is MITHUB_HTTP_BODY_LIMIT in bytes (default 4 MiB); larger
 	// bodies get 413.
 	BodyLimit int
@@ -85,17 +93,29 @@ type Config struct {
 	// ShutdownTimeout is MITHUB_SHUTDOWN_TIMEOUT (default 15s): how long
 	// in-flight requests may take after a stop signal.
 	ShutdownTimeout time.Duration
-	// RateLimitRPS is MITHUB_RATE_LIMIT_RPS (default 0: no limit): requests
-	// per second each API key may make on /v1 and /mcp, sustained.
+	// RateLimitRPS is MITHUB_RATE_LIMIT_RPS: requests per second each API
+	// key may make on /v1 and /mcp, sustained (default 20 in prod, 0 in
+	// dev; 0 means no limit).
 	RateLimitRPS float64
 	// RateLimitBurst is MITHUB_RATE_LIMIT_BURST (default 40): requests a key
 	// may make at once before RateLimitRPS applies; 0 disables the limit.
 	RateLimitBurst int
+	// AuthFailureRPS is MITHUB_AUTH_FAILURE_RPS (default 1): failed
+	// authentications per second each client IP address may make,
+	// sustained; AuthFailureBurst is MITHUB_AUTH_FAILURE_BURST (default 30;
+	// 0 disables the limit), how many at once. Over it, requests with an
+	// unknown key or none get 429 without reaching PostgreSQL; keys already
+	// known valid are not affected.
+	AuthFailureRPS   float64
+	AuthFailureBurst int
 	// CORSOrigins is MITHUB_CORS_ORIGINS (default empty: no CORS headers),
 	// comma-separated browser origins allowed to call the API: "*",
 	// "https://app.example.com[:port]" or "https://*.example.com".
 	CORSOrigins []string
 }
+
+// DefaultRateLimitRPS is MITHUB_RATE_LIMIT_RPS's default in prod.
+const DefaultRateLimitRPS = 20
 
 // Providers.
 const (
@@ -132,19 +152,28 @@ func Load() (Config, error) { return load(envconf.New()) }
 func FromMap(m map[string]string) (Config, error) { return load(envconf.FromMap(m)) }
 
 func load(r *envconf.Reader) (Config, error) {
+	env := r.OneOf("MITHUB_ENV", EnvProd, EnvDev, EnvProd)
+	// Prod limits each key by default; dev (benchmarks, load and chaos
+	// runs on one key) does not.
+	defaultRPS := float64(DefaultRateLimitRPS)
+	if env == EnvDev {
+		defaultRPS = 0
+	}
 	c := Config{
-		Env:                r.OneOf("MITHUB_ENV", EnvProd, EnvDev, EnvProd),
-		DatabaseURL:        r.String("MITHUB_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable"),
-		DatabaseMaxConns:   r.Int("MITHUB_DATABASE_MAX_CONNS", 16, 1, 1000),
-		AutoMigrate:        r.Bool("MITHUB_AUTO_MIGRATE", true),
-		RedisURL:           r.String("MITHUB_REDIS_URL", "redis://127.0.0.1:6379/0"),
-		HTTPAddr:           r.String("MITHUB_HTTP_ADDR", ":8080"),
-		BodyLimit:          r.Int("MITHUB_HTTP_BODY_LIMIT", 4<<20, 1<<10, 256<<20),
-		CacheSize:          r.Int("MITHUB_CACHE_SIZE", 1000, 1, 10_000_000),
-		CacheTTL:           r.Duration("MITHUB_CACHE_TTL", time.Hour),
-		AskTopicCacheBytes: r.Int("MITHUB_ASK_TOPIC_CACHE_BYTES", asking.DefaultTopicCacheBytes, 0, 1<<40),
-		MemoryBankMaxBytes: r.Int("MITHUB_MEMORY_BANK_MAX_BYTES", prdoc.DefaultMaxBytes, 0, 64<<20),
-		Memory:             memory.LoadConfig(r),
+		Env:                 env,
+		DatabaseURL:         r.String("MITHUB_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable"),
+		DatabaseMaxConns:    r.Int("MITHUB_DATABASE_MAX_CONNS", 16, 1, 1000),
+		AutoMigrate:         r.Bool("MITHUB_AUTO_MIGRATE", true),
+		RedisURL:            r.String("MITHUB_REDIS_URL", "redis://127.0.0.1:6379/0"),
+		HTTPAddr:            r.String("MITHUB_HTTP_ADDR", ":8080"),
+		HTTPMaxConns:        r.Int("MITHUB_HTTP_MAX_CONNS", 0, 0, 100_000_000),
+		HTTPMaxConnsPerAddr: r.Int("MITHUB_HTTP_MAX_CONNS_PER_ADDR", 1024, 0, 100_000_000),
+		BodyLimit:           r.Int("MITHUB_HTTP_BODY_LIMIT", 4<<20, 1<<10, 256<<20),
+		CacheSize:           r.Int("MITHUB_CACHE_SIZE", 1000, 1, 10_000_000),
+		CacheTTL:            r.Duration("MITHUB_CACHE_TTL", time.Hour),
+		AskTopicCacheBytes:  r.Int("MITHUB_ASK_TOPIC_CACHE_BYTES", asking.DefaultTopicCacheBytes, 0, 1<<40),
+		MemoryBankMaxBytes:  r.Int("MITHUB_MEMORY_BANK_MAX_BYTES", prdoc.DefaultMaxBytes, 0, 64<<20),
+		Memory:              memory.LoadConfig(r),
 		Context: meetingctx.Config{
 			L0MaxTurns:      r.Int("MITHUB_CTX_L0_MAX_TURNS", meetingctx.DefaultL0MaxTurns, 1, 10_000),
 			L0MaxTokens:     r.Int("MITHUB_CTX_L0_MAX_TOKENS", meetingctx.DefaultL0MaxTokens, 1, 10_000_000),
@@ -167,11 +196,13 @@ func load(r *envconf.Reader) (Config, error) {
 			MaxOutputTokens: r.Int("MITHUB_LLM_MAX_OUTPUT_TOKENS", 1024, 16, 1_000_000),
 			Timeout:         r.Duration("MITHUB_LLM_TIMEOUT", 60*time.Second),
 		},
-		ShutdownTimeout: r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 15*time.Second),
-		PprofAddr:       r.String("MITHUB_PPROF_ADDR", ""),
-		RateLimitRPS:    r.Float("MITHUB_RATE_LIMIT_RPS", 0, 0, 1_000_000),
-		RateLimitBurst:  r.Int("MITHUB_RATE_LIMIT_BURST", 40, 0, 1_000_000),
-		CORSOrigins:     r.List("MITHUB_CORS_ORIGINS", nil),
+		ShutdownTimeout:  r.Duration("MITHUB_SHUTDOWN_TIMEOUT", 15*time.Second),
+		PprofAddr:        r.String("MITHUB_PPROF_ADDR", ""),
+		RateLimitRPS:     r.Float("MITHUB_RATE_LIMIT_RPS", defaultRPS, 0, 1_000_000),
+		AuthFailureRPS:   r.Float("MITHUB_AUTH_FAILURE_RPS", 1, 0.001, 1_000_000),
+		AuthFailureBurst: r.Int("MITHUB_AUTH_FAILURE_BURST", 30, 0, 1_000_000),
+		RateLimitBurst:   r.Int("MITHUB_RATE_LIMIT_BURST", 40, 0, 1_000_000),
+		CORSOrigins:      r.List("MITHUB_CORS_ORIGINS", nil),
 	}
 	for _, o := range c.CORSOrigins {
 		if err := checkOrigin(o); err != nil {

@@ -13,8 +13,26 @@ func TestRateLimitAndCORSSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.RateLimitRPS != 0 || c.RateLimitBurst != 40 || len(c.CORSOrigins) != 0 {
-		t.Fatalf("defaults: rps %v burst %d origins %q", c.RateLimitRPS, c.RateLimitBurst, c.CORSOrigins)
+	if c.RateLimitRPS != 20 || c.RateLimitBurst != 40 || len(c.CORSOrigins) != 0 {
+		t.Fatalf("prod defaults: rps %v burst %d origins %q", c.RateLimitRPS, c.RateLimitBurst, c.CORSOrigins)
+	}
+	if c.AuthFailureRPS != 1 || c.AuthFailureBurst != 30 || c.HTTPMaxConns != 0 || c.HTTPMaxConnsPerAddr != 1024 {
+		t.Fatalf("prod defaults: auth failures %v/%d, conns %d/%d", c.AuthFailureRPS, c.AuthFailureBurst, c.HTTPMaxConns, c.HTTPMaxConnsPerAddr)
+	}
+	dev, err := config.FromMap(map[string]string{"MITHUB_ENV": "dev"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dev.RateLimitRPS != 0 {
+		t.Fatalf("dev default rps %v, want 0 (no limit)", dev.RateLimitRPS)
+	}
+	dev, err = config.FromMap(map[string]string{"MITHUB_ENV": "dev", "MITHUB_RATE_LIMIT_RPS": "5",
+		"MITHUB_HTTP_MAX_CONNS": "100", "MITHUB_HTTP_MAX_CONNS_PER_ADDR": "0", "MITHUB_AUTH_FAILURE_BURST": "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dev.RateLimitRPS != 5 || dev.HTTPMaxConns != 100 || dev.HTTPMaxConnsPerAddr != 0 || dev.AuthFailureBurst != 0 {
+		t.Fatalf("dev with settings: %+v", dev)
 	}
 	c, err = config.FromMap(map[string]string{
 		"MITHUB_RATE_LIMIT_RPS":   "2.5",

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -106,6 +107,34 @@ func truncate(s string, n int) string {
 }
 
 // checkText enforces a length limit and valid UTF-8 on a string field.
+// checkJSONNoNUL rejects a NUL character in any key or string of v, a
+// decoded JSON value stored as jsonb: PostgreSQL cannot store \u0000 in
+// jsonb. path names v in the message.
+func checkJSONNoNUL(path string, v any) error {
+	switch v := v.(type) {
+	case string:
+		if strings.IndexByte(v, 0) >= 0 {
+			return errInvalid("%s must not contain NUL (\\u0000): it cannot be stored", path)
+		}
+	case map[string]any:
+		for k, e := range v {
+			if strings.IndexByte(k, 0) >= 0 {
+				return errInvalid("%s has a key with NUL (\\u0000), %q: it cannot be stored", path, truncate(k, 32))
+			}
+			if err := checkJSONNoNUL(path+"."+truncate(k, 32), e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, e := range v {
+			if err := checkJSONNoNUL(path+"["+strconv.Itoa(i)+"]", e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func checkText(field, v string, max int) error {
 	if len(v) > max {
 		return errInvalid("%s is longer than %d bytes", field, max)

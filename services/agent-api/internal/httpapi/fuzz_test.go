@@ -188,3 +188,61 @@ func FuzzRouteParams(f *testing.F) {
 }
 
 func discardLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// FuzzMeetingMetadata builds create-meeting bodies around fuzzed metadata
+// (keys and values at any depth, NUL included): a body either gets a 400
+// with a readable message or its metadata, as stored, holds no NUL, which
+// PostgreSQL's jsonb refuses (that was a 500).
+func FuzzMeetingMetadata(f *testing.F) {
+	f.Add("project", "a\x00b", uint8(0))
+	f.Add("a\x00", "회의", uint8(0))
+	f.Add("팀", "x\x00", uint8(1))
+	f.Add("k", "\x00", uint8(2))
+	f.Add("k", "v", uint8(3))
+	app := fiber.New()
+	f.Fuzz(func(t *testing.T, key, value string, shape uint8) {
+		var md any
+		switch shape % 4 {
+		case 0:
+			md = map[string]any{key: value}
+		case 1:
+			md = map[string]any{"outer": map[string]any{key: value}}
+		case 2:
+			md = map[string]any{"list": []any{1, map[string]any{key: []any{value}}}}
+		default:
+			md = map[string]any{key: value, "n": 1.5, "ok": true, "nil": nil}
+		}
+		body, err := json.Marshal(map[string]any{"title": "t", "metadata": md})
+		if err != nil {
+			return // not UTF-8: decodeJSON's own fuzz target covers it
+		}
+		fctx := &fasthttp.RequestCtx{}
+		c := app.AcquireCtx(fctx)
+		defer app.ReleaseCtx(c)
+		c.Request().Header.SetContentType(fiber.MIMEApplicationJSON)
+		c.Request().SetBody(body)
+		var req createMeetingRequest
+		err = decodeJSON(c, &req, true)
+		if err == nil {
+			err = req.validate()
+		}
+		hasNUL := strings.Contains(string(body), `\u0000`)
+		if err != nil {
+			var ae *apiError
+			if !errors.As(err, &ae) || ae.Status != fiber.StatusBadRequest || ae.Message == "" || !utf8.ValidString(ae.Message) {
+				t.Fatalf("body %s: error %v, want a 400 with a readable message", body, err)
+			}
+			if hasNUL && !strings.Contains(ae.Message, "NUL") {
+				t.Fatalf("body %s: refusal %q does not name the NUL", body, ae.Message)
+			}
+			return
+		}
+		if hasNUL {
+			t.Fatalf("body %s with a NUL in its metadata was accepted", body)
+		}
+		stored, err := json.Marshal(req.Metadata)
+		if err != nil || strings.Contains(string(stored), `\u0000`) {
+			t.Fatalf("accepted metadata %s (%v) holds a NUL", stored, err)
+		}
+	})
+}

@@ -75,6 +75,9 @@ func (r createMeetingRequest) validate() error {
 		if len(b) > maxMetadataLen {
 			return errInvalid("metadata is larger than %d bytes", maxMetadataLen)
 		}
+		if err := checkJSONNoNUL("metadata", r.Metadata); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -23,6 +24,7 @@ import (
 type PRStore interface {
 	CreatePR(ctx context.Context, tenantID string, n store.NewPR) (store.PR, bool, error)
 	OpenPR(ctx context.Context, tenantID, meetingID string) (store.PR, error)
+	LatestBuiltPR(ctx context.Context, tenantID, meetingID string) (store.PR, error)
 	GetPR(ctx context.Context, tenantID, id string) (store.PR, error)
 	ListMeetingPRs(ctx context.Context, tenantID, meetingID string) ([]store.PR, error)
 	FailPR(ctx context.Context, tenantID, id, msg string) (store.PR, error)
@@ -73,7 +75,9 @@ func errUnavailable(msg string) error {
 // most L1Wait (skip it with ?wait=false), snapshots the topics, creates
 // the PR row and enqueues pr:generate → 202 {pr_id, status}. While the
 // meeting has a queued or running PR, the same PR comes back (and its task
-// is enqueued again if Redis lost it).
+// is enqueued again if Redis lost it). When the meeting has no turns
+// beyond its newest built PR for the same project, that PR comes back with
+// 200 and nothing is built, unless ?force=true.
 func (s *Server) generatePR(c *fiber.Ctx) error {
 	id, err := meetingIDParam(c)
 	if err != nil {
@@ -82,6 +86,12 @@ func (s *Server) generatePR(c *fiber.Ctx) error {
 	wait := true
 	if c.Query("wait") != "" {
 		if wait, err = boolQuery(c, "wait"); err != nil {
+			return err
+		}
+	}
+	force := false
+	if c.Query("force") != "" {
+		if force, err = boolQuery(c, "force"); err != nil {
 			return err
 		}
 	}
@@ -110,6 +120,15 @@ func (s *Server) generatePR(c *fiber.Ctx) error {
 		return err
 	}
 
+	if !force {
+		if built, ok, err := s.unchangedSince(ctx, tenant.ID, id, project); err != nil {
+			return err
+		} else if ok {
+			c.Location("/v1/prs/" + built.ID)
+			return c.Status(fiber.StatusOK).JSON(generatePRJSON{PRID: built.ID, Status: built.Status})
+		}
+	}
+
 	snap, cursor, err := s.topicSnapshot(ctx, tenant.ID, id, wait)
 	if err != nil {
 		return meetingErr(err)
@@ -133,6 +152,23 @@ func (s *Server) generatePR(c *fiber.Ctx) error {
 		return meetingErr(err)
 	}
 	return s.acceptPR(c, pr, created)
+}
+
+// unchangedSince returns the meeting's newest built PR for project when
+// no turn was stored after the ones it was built from.
+func (s *Server) unchangedSince(ctx context.Context, tenantID, meetingID, project string) (store.PR, bool, error) {
+	built, err := s.PRs.LatestBuiltPR(ctx, tenantID, meetingID)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.PR{}, false, nil
+	}
+	if err != nil || built.Project != project {
+		return store.PR{}, false, err
+	}
+	last, err := s.PRs.LastTranscriptID(ctx, tenantID, meetingID, math.MaxInt32)
+	if err != nil {
+		return store.PR{}, false, err
+	}
+	return built, last == built.LastTranscriptID, nil
 }
 
 // acceptPR enqueues the PR's task and answers 202. A task id conflict

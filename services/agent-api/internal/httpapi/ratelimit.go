@@ -90,6 +90,26 @@ func (l *rateLimiter) take(key string) (ok bool, remaining int, wait time.Durati
 	return true, int(b.tokens), 0
 }
 
+// peek reports whether key's bucket holds a token, without spending it,
+// and if not how long until it does.
+func (l *rateLimiter) peek(key string) (ok bool, wait time.Duration) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, found := l.buckets.Peek(key)
+	if !found {
+		return true, 0
+	}
+	tokens := b.tokens
+	if elapsed := now.Sub(b.last).Seconds(); elapsed > 0 {
+		tokens = math.Min(l.burst, tokens+elapsed*l.rate)
+	}
+	if tokens < 1 {
+		return false, time.Duration((1 - tokens) / l.rate * float64(time.Second))
+	}
+	return true, 0
+}
+
 // middleware applies the limit to the authenticated key (after the
 // authenticator). Over the limit the request gets 429 with Retry-After in
 // whole seconds and does nothing.

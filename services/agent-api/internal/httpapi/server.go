@@ -64,6 +64,10 @@ type Deps struct {
 	MemoryBankMaxBytes int
 	// RateLimit limits each API key's requests (zero: no limit).
 	RateLimit RateLimit
+	// AuthFailureLimit limits each client IP address's failed
+	// authentications (zero: no limit); over it, requests that would
+	// query the store get 429.
+	AuthFailureLimit RateLimit
 	// CORSOrigins are the browser origins allowed to call the API (empty:
 	// no CORS headers).
 	CORSOrigins []string
@@ -79,7 +83,7 @@ type Server struct {
 
 // New builds the Fiber app with every route.
 func New(d Deps) *fiber.App {
-	s := &Server{Deps: d, auth: newAuthenticator(d.Store), limiter: newRateLimiter(d.RateLimit)}
+	s := &Server{Deps: d, auth: newAuthenticator(d.Store, d.AuthFailureLimit), limiter: newRateLimiter(d.RateLimit)}
 	app := fiber.New(fiber.Config{
 		AppName:               "mithub-agent-api",
 		BodyLimit:             d.BodyLimit,

@@ -10,7 +10,10 @@ import (
 
 // openMigratedStore connects to PostgreSQL and applies pending migrations.
 func openMigratedStore(ctx context.Context, databaseURL string) (*store.Store, error) {
-	st, err := store.Open(ctx, databaseURL, store.Options{MaxConns: 2})
+	// mithubctl holds the database URL, so it can read every tenant
+	// anyway: it resolves dev keys too (mithubctl memory --api-key dev-key
+	// against a dev database). Network-facing services refuse them in prod.
+	st, err := store.Open(ctx, databaseURL, store.Options{MaxConns: 2, AcceptDevKeys: true})
 	if err != nil {
 		return nil, err
 	}

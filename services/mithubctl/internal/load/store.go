@@ -19,6 +19,10 @@ func OpenStore(ctx context.Context, databaseURL, apiKey string, opts store.Optio
 	if opts.MaxConns == 0 {
 		opts.MaxConns = 4
 	}
+	// The load generator reads the database directly, so it is trusted
+	// with every tenant's rows: it resolves the dev key (load runs against
+	// a dev-mode agent-api) like any other.
+	opts.AcceptDevKeys = true
 	st, err := store.Open(ctx, databaseURL, opts)
 	if err != nil {
 		return nil, err

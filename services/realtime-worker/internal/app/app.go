@@ -71,7 +71,8 @@ type App struct {
 // binds the HTTP listener. Redis and agent-api being down is logged, not
 // fatal: /readyz reports them.
 func New(ctx context.Context, cfg config.Config, log *slog.Logger) (*App, error) {
-	st, err := store.Connect(ctx, cfg.DatabaseURL, store.Options{}, 30*time.Second, log)
+	// Only a dev worker accepts the dev bootstrap key as MITHUB_API_KEY.
+	st, err := store.Connect(ctx, cfg.DatabaseURL, store.Options{AcceptDevKeys: cfg.Env == config.EnvDev}, 30*time.Second, log)
 	if err != nil {
 		return nil, err
 	}

@@ -187,6 +187,17 @@ func load(r *envconf.Reader) (Config, error) {
 			r.Fail(v.name, "required when MITHUB_ENV=%s", env)
 		}
 	}
+	if env != EnvDev {
+		// The dev credentials are public: a prod worker never runs with them.
+		if c.APIKey == DevAPIKey {
+			r.Fail("MITHUB_API_KEY", "is the dev bootstrap key %q, refused when MITHUB_ENV=%s; create a key with mithubctl apikey create", DevAPIKey, env)
+		}
+		if c.LiveKitAPIKey == DevLiveKitAPIKey && c.LiveKitAPISecret == DevLiveKitAPISecret {
+			r.Fail("MITHUB_LIVEKIT_API_KEY", "%q/%q is livekit-server --dev's key pair, refused when MITHUB_ENV=%s", DevLiveKitAPIKey, DevLiveKitAPISecret, env)
+		} else if c.LiveKitAPISecret == DevLiveKitAPISecret {
+			r.Fail("MITHUB_LIVEKIT_API_SECRET", "is livekit-server --dev's secret, refused when MITHUB_ENV=%s", env)
+		}
+	}
 	if c.ReplayFile != "" {
 		if _, err := os.Stat(c.ReplayFile); err != nil {
 			r.Fail("MITHUB_REPLAY_FILE", "%v", err)

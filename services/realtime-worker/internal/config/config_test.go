@@ -165,3 +165,40 @@ func TestRedisURLErrorHidesPassword(t *testing.T) {
 		t.Errorf("error %q reveals the password", err)
 	}
 }
+
+// A prod worker refuses the public dev credentials, naming the variable;
+// dev mode keeps them as defaults.
+func TestProdRefusesDevCredentials(t *testing.T) {
+	good := map[string]string{"MITHUB_API_KEY": "mh_k", "MITHUB_LIVEKIT_API_KEY": "lk", "MITHUB_LIVEKIT_API_SECRET": "lks"}
+	with := func(name, value string) map[string]string {
+		m := map[string]string{}
+		for k, v := range good {
+			m[k] = v
+		}
+		m[name] = value
+		return m
+	}
+	pair := with("MITHUB_LIVEKIT_API_KEY", config.DevLiveKitAPIKey)
+	pair["MITHUB_LIVEKIT_API_SECRET"] = config.DevLiveKitAPISecret
+	tests := []struct {
+		give map[string]string
+		want string
+	}{
+		{with("MITHUB_API_KEY", config.DevAPIKey), "MITHUB_API_KEY"},
+		{pair, "MITHUB_LIVEKIT_API_KEY"},
+		{with("MITHUB_LIVEKIT_API_SECRET", config.DevLiveKitAPISecret), "MITHUB_LIVEKIT_API_SECRET"},
+	}
+	for _, tt := range tests {
+		_, err := config.FromMap(tt.give)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "refused") {
+			t.Errorf("FromMap(%v) error %v, want a refusal naming %s", tt.give, err, tt.want)
+		}
+		tt.give["MITHUB_ENV"] = "dev"
+		if _, err := config.FromMap(tt.give); err != nil {
+			t.Errorf("dev mode refused %v: %v", tt.give, err)
+		}
+	}
+	if _, err := config.FromMap(good); err != nil {
+		t.Errorf("prod with real credentials: %v", err)
+	}
+}
