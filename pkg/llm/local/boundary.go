@@ -32,7 +32,7 @@ var featureNames = []string{
 	"speaker_change", "new_speaker",
 	"log_words", "log_words_prev", "log_words_next3",
 	"question_prev", "question",
-	"novelty", "backchannel",
+	"novelty", "backchannel", "speaker_shift20",
 }
 
 // BoundaryModel is a trained boundary model: standardisation, weights and
@@ -54,6 +54,10 @@ type BoundaryModel struct {
 	// probabilities before decoding: evidence for a topic change spreads
 	// over a few turns.
 	Smooth int `json:"smooth"`
+	// Strong is the probability from which one gap's own evidence is
+	// enough, without its neighbours' (a sharp change of subject with a
+	// cue); 1 turns it off.
+	Strong float64 `json:"strong"`
 }
 
 //go:embed model/boundary.json
@@ -77,7 +81,7 @@ func ParseBoundaryModel(b []byte) (*BoundaryModel, error) {
 	if len(m.Mean) != n || len(m.Scale) != n || len(m.Weights) != n {
 		return nil, fmt.Errorf("boundary model: %d means, %d scales, %d weights for %d features", len(m.Mean), len(m.Scale), len(m.Weights), n)
 	}
-	if m.Threshold <= 0 || m.Threshold >= 1 || m.MinTurns < 1 || m.TopicTurns < 1 {
+	if m.Threshold <= 0 || m.Threshold >= 1 || m.MinTurns < 1 || m.TopicTurns < 1 || m.Strong <= 0 || m.Strong > 1 {
 		return nil, fmt.Errorf("boundary model: threshold %v, min_turns %d, topic_turns %d", m.Threshold, m.MinTurns, m.TopicTurns)
 	}
 	return &m, nil
@@ -208,10 +212,35 @@ func gapFeatures(ts []turnInfo) [][]float64 {
 		if tot > 0 {
 			nov = novel / tot
 		}
-		row = append(row, nov, b2f(t.nwords == 0))
+		row = append(row, nov, b2f(t.nwords == 0), speakerShift(ts, i, 20))
 		feats[i] = row
 	}
 	return feats
+}
+
+// speakerShift is 1 − the cosine between who spoke how many words in the
+// win turns before gap i and in the win turns after it: a topic often
+// changes who talks.
+func speakerShift(ts []turnInfo, i, win int) float64 {
+	before, after := map[string]float64{}, map[string]float64{}
+	for j := max(0, i-win); j < i; j++ {
+		before[ts[j].speaker] += float64(ts[j].allWords)
+	}
+	for j := i; j < min(len(ts), i+win); j++ {
+		after[ts[j].speaker] += float64(ts[j].allWords)
+	}
+	var dot, nb, na float64
+	for sp, v := range before {
+		nb += v * v
+		dot += v * after[sp]
+	}
+	for _, v := range after {
+		na += v * v
+	}
+	if nb == 0 || na == 0 {
+		return 1
+	}
+	return 1 - dot/math.Sqrt(nb*na)
 }
 
 // depthAt is Hearst's depth of the similarity series s (gaps 1..len-1) at
@@ -236,9 +265,22 @@ func b2f(b bool) float64 {
 }
 
 // probs scores every gap: probs[i] is the probability that a topic starts
-// at turn i (probs[0] is 0), averaged over Smooth gaps either side.
+// at turn i (probs[0] is 0), averaged over Smooth gaps either side, or the
+// gap's own probability where that is at least Strong.
 func (m *BoundaryModel) probs(feats [][]float64) []float64 {
-	return smooth(m.rawProbs(feats), m.Smooth)
+	raw := m.rawProbs(feats)
+	return strong(raw, smooth(raw, m.Smooth), m.Strong)
+}
+
+// strong returns sm with sm[i] raised to raw[i] where raw[i] ≥ th.
+func strong(raw, sm []float64, th float64) []float64 {
+	out := slices.Clone(sm)
+	for i, p := range raw {
+		if p >= th && p > out[i] {
+			out[i] = p
+		}
+	}
+	return out
 }
 
 func (m *BoundaryModel) rawProbs(feats [][]float64) []float64 {

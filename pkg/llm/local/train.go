@@ -30,6 +30,7 @@ const (
 var (
 	thresholdGrid = []float64{0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97}
 	smoothGrid    = []int{0, 1, 2, 4, 8}
+	strongGrid    = []float64{1, 0.97, 0.95, 0.9, 0.85, 0.8}
 	minTurnsGrid  = []int{10, 15, 20, 25, 30, 40, 50, 60, 80}
 	// topicTurnsGrid is searched for the whole-meeting decoder only, with
 	// the live decoder's threshold and minimum length.
@@ -185,6 +186,7 @@ func TrainBoundaryModel(meetings []MeetingInfo) (*BoundaryModel, error) {
 	}
 	model.Bias = round6(theta[nf])
 	model.Threshold, model.MinTurns, model.Smooth = tuneDecoder(model, ms)
+	model.Strong = tuneStrong(model, ms)
 	model.TopicTurns = tuneMeetingPrior(model, ms)
 	return model, nil
 }
@@ -226,6 +228,39 @@ func tuneDecoder(model *BoundaryModel, ms []MeetingInfo) (float64, int, int) {
 		}
 	}
 	return bestT, bestM, bestS
+}
+
+// tuneStrong picks, with the other decoder parameters fixed, the
+// probability from which a gap's own evidence is enough (1: never), by
+// the same criterion as tuneDecoder.
+func tuneStrong(model *BoundaryModel, ms []MeetingInfo) float64 {
+	raw := make([][]float64, len(ms))
+	sm := make([][]float64, len(ms))
+	for i, m := range ms {
+		raw[i] = model.rawProbs(m.feats)
+		sm[i] = smooth(raw[i], model.Smooth)
+	}
+	bestS, best := strongGrid[0], math.Inf(1)
+	for _, st := range strongGrid {
+		pk, ref, hyp := 0.0, 0, 0
+		for i, m := range ms {
+			n := len(m.labels)
+			hl := startsToLabels(n, decode(strong(raw[i], sm[i], st), 1, n, 0, n, model.Threshold, model.MinTurns, -1))
+			pk += segeval.Pk(m.labels, hl, segeval.DefaultK(m.labels))
+			ref += segeval.Segments(m.labels)
+			hyp += segeval.Segments(hl)
+		}
+		pk /= float64(len(ms))
+		ratio := float64(hyp) / float64(ref)
+		cost := pk
+		if ratio < 0.65 || ratio > 1.5 {
+			cost += 1 + math.Abs(math.Log(ratio))
+		}
+		if cost < best {
+			bestS, best = st, cost
+		}
+	}
+	return bestS
 }
 
 // tuneMeetingPrior picks the prior mean topic length of the whole-meeting
