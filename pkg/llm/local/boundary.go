@@ -158,8 +158,12 @@ func gapFeatures(ts []turnInfo) [][]float64 {
 		sims[k] = s
 	}
 	// Novelty: the share of the weight of the next 5 turns' features that
-	// the previous 20 turns never used.
-	seen := make(map[uint64]struct{})
+	// the previous 20 turns never used. lastSeen[id] is the last turn
+	// before the gap that used feature id.
+	lastSeen := make([]int, nfeat)
+	for k := range lastSeen {
+		lastSeen[k] = -1 << 30
+	}
 	for i := 1; i < n; i++ {
 		row := make([]float64, 0, len(featureNames))
 		for k := range cohesionWindows {
@@ -193,18 +197,15 @@ func gapFeatures(ts []turnInfo) [][]float64 {
 		}
 		row = append(row, math.Log1p(float64(t.allWords)), math.Log1p(float64(p.allWords)), math.Log1p(float64(next3)))
 		row = append(row, b2f(p.question), b2f(t.question))
-		clear(seen)
-		for j := max(0, i-20); j < i; j++ {
-			for _, f := range bags[j] {
-				seen[f.h] = struct{}{}
-			}
+		for _, e := range vecs[i-1] {
+			lastSeen[e.id] = i - 1
 		}
 		var tot, novel float64
 		for j := i; j < min(n, i+5); j++ {
-			for _, f := range bags[j] {
-				tot += f.v
-				if _, ok := seen[f.h]; !ok {
-					novel += f.v
+			for _, e := range vecs[j] {
+				tot += e.v
+				if lastSeen[e.id] < i-20 {
+					novel += e.v
 				}
 			}
 		}
