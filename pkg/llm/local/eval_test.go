@@ -253,7 +253,7 @@ func TestSegmentationQMSumVal(t *testing.T) {
 		m := means[i]
 		t.Logf("%-30s %6.3f %6.3f %6.3f %7.2f", r.name, m.pk, m.wd, m.f1, float64(m.topic)/float64(m.ref))
 	}
-	const margin = 0.02
+	const margin = 0.04
 	one, even := means[2], means[3]
 	for _, m := range means[:2] {
 		if m.pk > one.pk-margin || m.pk > even.pk-margin {
