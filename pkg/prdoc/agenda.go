@@ -43,7 +43,7 @@ func Agenda(ctx context.Context, in Input, seg meetingctx.Segmenter) ([]AgendaIt
 		covered = it.EndSeq
 	}
 	if seg == nil {
-		seg = local.NewSegmenter(local.SegmenterConfig{})
+		seg = local.NewTilingSegmenter(local.TilingConfig{})
 	}
 	tail := turnsAfter(in.Turns, covered)
 	for len(tail) > 0 {
