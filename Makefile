@@ -4,7 +4,7 @@ GO ?= go
 MODULES := github.com/mithub/mithub/...
 SERVICES := agent-api realtime-worker pr-worker mithubctl
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval eval-pr soak chaos fuzz vuln clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval eval-pr train soak chaos fuzz vuln clean help
 
 all: build
 
@@ -70,6 +70,9 @@ eval: dev-up build ## topic segmentation (Pk, WindowDiff) and search recall@5 on
 
 eval-pr: build ## PR agenda vs QMSum annotated topics (keyword overlap), 5 val meetings, local provider
 	bin/mithubctl eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 5
+
+train: ## rebuild the local provider's topic boundary model (pkg/llm/local/model/boundary.json) from the QMSum train split; deterministic
+	$(GO) run ./pkg/llm/local/cmd/trainboundary -data "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" -out pkg/llm/local/model/boundary.json
 
 bench-go: dev-up ## Go benchmarks (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem $(MODULES)

@@ -43,7 +43,7 @@ func Agenda(ctx context.Context, in Input, seg meetingctx.Segmenter) ([]AgendaIt
 		covered = it.EndSeq
 	}
 	if seg == nil {
-		seg = local.NewSegmenter(local.SegmenterConfig{})
+		seg = local.NewTilingSegmenter(local.TilingConfig{})
 	}
 	tail := turnsAfter(in.Turns, covered)
 	for len(tail) > 0 {
@@ -132,7 +132,7 @@ func addKeyTerms(turns []Turn, items []AgendaItem, n int) {
 // the first 40 QMSum train meetings: it raised the share of annotated
 // topics an agenda item names from 50% to 68% there, at about one item
 // per five minutes of meeting.
-var refineSegmenter = local.NewSegmenter(local.SegmenterConfig{MinTopic: RefineMinItem, MinScore: 0.7})
+var refineSegmenter = local.NewTilingSegmenter(local.TilingConfig{MinTopic: RefineMinItem, MinScore: 0.7})
 
 // RefineMinItem is the shortest sub-item refine cuts a long topic into.
 const RefineMinItem = 3 * time.Minute

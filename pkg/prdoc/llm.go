@@ -75,7 +75,7 @@ var _ Extractor = (*LLM)(nil)
 // NewLLM returns the model-based extractor. counter measures prompts
 // against the budget.
 func NewLLM(chat llm.Chatter, counter tokens.Counter, cfg LLMConfig) *LLM {
-	return &LLM{chat: chat, counter: counter, cfg: cfg.withDefaults(), seg: local.NewSegmenter(local.SegmenterConfig{})}
+	return &LLM{chat: chat, counter: counter, cfg: cfg.withDefaults(), seg: local.NewTilingSegmenter(local.TilingConfig{})}
 }
 
 // part is one map step: consecutive agenda items (or a piece of one) and

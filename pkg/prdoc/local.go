@@ -28,7 +28,7 @@ var _ Extractor = (*Local)(nil)
 // NewLocal returns the rule-based extractor; turns no topic covers are
 // segmented with the local provider.
 func NewLocal() *Local {
-	return &Local{seg: local.NewSegmenter(local.SegmenterConfig{})}
+	return &Local{seg: local.NewTilingSegmenter(local.TilingConfig{})}
 }
 
 // Extract builds the agenda from the topics and the items from the cue

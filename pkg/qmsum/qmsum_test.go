@@ -191,3 +191,24 @@ func TestLoadAllValidationMeetings(t *testing.T) {
 		}
 	}
 }
+
+// TestUtterancesKoreanTiming: Hangul words take 200 ms per syllable (300
+// syllables per minute), other words 400 ms (150 words per minute), so a
+// Korean turn is not timed like a run of long English words.
+func TestUtterancesKoreanTiming(t *testing.T) {
+	m := &Meeting{Turns: []Turn{
+		{Speaker: "가", Content: "다음 안건으로 넘어가겠습니다."},   // 2 + 4 + 7 syllables
+		{Speaker: "나", Content: "네, API 배포는 QA 이후로."}, // 1 + 3 + 3 syllables, 2 words
+		{Speaker: "가", Content: "."},                  // no word: the 400 ms floor
+	}}
+	utts := Utterances(m, "k")
+	want := [][2]int64{{0, 13 * 200}, {13*200 + 300, 13*200 + 300 + 7*200 + 2*400}}
+	for i, w := range want {
+		if utts[i].StartMS != w[0] || utts[i].EndMS != w[1] {
+			t.Errorf("utterance %d: %d-%d ms, want %d-%d", i, utts[i].StartMS, utts[i].EndMS, w[0], w[1])
+		}
+	}
+	if d := utts[2].EndMS - utts[2].StartMS; d != 400 {
+		t.Errorf("utterance without words lasts %d ms, want 400", d)
+	}
+}

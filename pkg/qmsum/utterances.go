@@ -12,6 +12,10 @@ const (
 	// msPerWord is the synthesized speaking time of one word (150 words
 	// per minute).
 	msPerWord = 60_000 / 150
+	// msPerSyllable is the synthesized speaking time of one Hangul
+	// syllable (300 syllables per minute); a Korean word counts its
+	// syllables instead of 150 words per minute.
+	msPerSyllable = 60_000 / 300
 	// gapMS is the synthesized silence between two turns.
 	gapMS = 300
 )
@@ -23,8 +27,9 @@ func SegmentID(idPrefix string, i int) string {
 
 // Utterances converts the meeting's turns into API utterances. Segment ids
 // are SegmentID(idPrefix, turn index), speaker ids are Slug(speaker), and
-// times are synthesized from word counts at 150 words per minute with a
-// 300 ms gap between turns, so they increase monotonically. Turns without
+// times are synthesized from word counts at 150 words per minute (Hangul
+// words from their syllables at 300 per minute) with a 300 ms gap between
+// turns, so they increase monotonically. Turns without
 // text are skipped; they keep their index, so ids still match spans.
 func Utterances(m *Meeting, idPrefix string) []apiclient.Utterance {
 	utts := make([]apiclient.Utterance, 0, len(m.Turns))
@@ -36,7 +41,7 @@ func Utterances(m *Meeting, idPrefix string) []apiclient.Utterance {
 		if speaker == "" {
 			speaker = "Unknown"
 		}
-		end := at + int64(max(countWords(text), 1))*msPerWord
+		end := at + max(speakingMS(text), msPerWord)
 		utts = append(utts, apiclient.Utterance{
 			SegmentID:   SegmentID(idPrefix, i),
 			SpeakerID:   Slug(speaker),
@@ -63,16 +68,25 @@ func SpokenTurns(m *Meeting) []int {
 	return out
 }
 
-// countWords counts the whitespace-separated fields that hold a letter or a
-// digit; QMSum separates punctuation with spaces, and "." is not a word.
-func countWords(text string) int {
-	n := 0
+// speakingMS is the synthesized speaking time of text: msPerWord per word,
+// or msPerSyllable per Hangul syllable for words with Hangul.
+func speakingMS(text string) int64 {
+	var ms int64
 	for _, f := range strings.Fields(text) {
-		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
-			n++
+		syl := 0
+		for _, r := range f {
+			if unicode.Is(unicode.Hangul, r) {
+				syl++
+			}
+		}
+		switch {
+		case syl > 0:
+			ms += int64(syl) * msPerSyllable
+		case strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0:
+			ms += msPerWord
 		}
 	}
-	return n
+	return ms
 }
 
 // Slug lower-cases s and joins its runs of letters and digits with "-":

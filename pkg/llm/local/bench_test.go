@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -62,6 +64,65 @@ func BenchmarkSegmentChunk(b *testing.B) {
 	for b.Loop() {
 		if _, err := seg.Segment(ctx, in); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSegmentChunkP99 replays Bed002 in 25-turn chunks as the
+// engine does (the last topic and its last 10 turns beside each chunk)
+// and reports the 99th percentile of one chunk's segmentation, titles and
+// summaries included (goal: under 20 ms).
+func BenchmarkSegmentChunkP99(b *testing.B) {
+	turns := benchMeeting(b)
+	seg := local.NewSegmenter(local.SegmenterConfig{})
+	timed := &timedSegmenter{seg: seg}
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := replay(ctx, timed, turns); err != nil {
+			b.Fatal(err)
+		}
+	}
+	d := slices.Clone(timed.took)
+	slices.Sort(d)
+	b.ReportMetric(float64(d[len(d)*99/100])/1e6, "p99-ms/chunk")
+	b.ReportMetric(float64(d[len(d)/2])/1e6, "p50-ms/chunk")
+}
+
+// timedSegmenter records how long each Segment call took.
+type timedSegmenter struct {
+	seg  meetingctx.Segmenter
+	took []time.Duration
+}
+
+func (t *timedSegmenter) Segment(ctx context.Context, in meetingctx.SegmentInput) (meetingctx.SegmentOutput, error) {
+	start := time.Now()
+	out, err := t.seg.Segment(ctx, in)
+	t.took = append(t.took, time.Since(start))
+	return out, err
+}
+
+// BenchmarkSegmentMeeting2000 is the end-of-meeting pass over 2,000 turns
+// of QMSum validation meetings in a row (goal: under 1 s).
+func BenchmarkSegmentMeeting2000(b *testing.B) {
+	var turns []meetingctx.Turn
+	for _, m := range loadSplit(b, "val") {
+		for _, t := range meetingTurns(m) {
+			if len(turns) == 2000 {
+				break
+			}
+			t.Seq = len(turns)
+			turns = append(turns, t)
+		}
+	}
+	if len(turns) < 2000 {
+		b.Fatalf("only %d validation turns", len(turns))
+	}
+	seg := local.NewSegmenter(local.SegmenterConfig{})
+	ctx := context.Background()
+	for b.Loop() {
+		segs, err := seg.SegmentMeeting(ctx, turns)
+		if err != nil || len(segs) == 0 {
+			b.Fatal(segs, err)
 		}
 	}
 }

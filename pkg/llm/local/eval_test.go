@@ -110,14 +110,69 @@ func replay(ctx context.Context, seg meetingctx.Segmenter, turns []meetingctx.Tu
 // score is one meeting's result.
 type score struct {
 	name       string
-	pk, wd     float64
+	pk, wd, f1 float64
 	k          int
 	ref, topic int // reference segments, hypothesis topics
 }
 
-// evaluate replays every meeting, GOMAXPROCS at a time, and scores it
-// against the reference.
-func evaluate(tb testing.TB, seg meetingctx.Segmenter, meetings []*qmsum.Meeting) (mean score, all []score) {
+// segmentFunc segments a whole meeting's turns into topics.
+type segmentFunc func(ctx context.Context, m *qmsum.Meeting, turns []meetingctx.Turn) ([]meetingctx.Topic, error)
+
+// live replays the meeting through seg in 25-turn chunks.
+func live(seg meetingctx.Segmenter) segmentFunc {
+	return func(ctx context.Context, _ *qmsum.Meeting, turns []meetingctx.Turn) ([]meetingctx.Topic, error) {
+		return replay(ctx, seg, turns)
+	}
+}
+
+// offline runs the end-of-meeting pass over all turns at once.
+func offline(seg *local.Segmenter) segmentFunc {
+	return func(ctx context.Context, _ *qmsum.Meeting, turns []meetingctx.Turn) ([]meetingctx.Topic, error) {
+		segs, err := seg.SegmentMeeting(ctx, turns)
+		if err != nil {
+			return nil, err
+		}
+		return topicsOf(segs), nil
+	}
+}
+
+func topicsOf(segs []meetingctx.Segment) []meetingctx.Topic {
+	topics := make([]meetingctx.Topic, len(segs))
+	for i, s := range segs {
+		topics[i] = meetingctx.Topic{Seq: i, StartSeq: s.StartSeq, EndSeq: s.EndSeq, Title: s.Title}
+	}
+	return topics
+}
+
+// fixed cuts the meeting every size turns.
+func fixed(size int) segmentFunc {
+	return func(_ context.Context, _ *qmsum.Meeting, turns []meetingctx.Turn) ([]meetingctx.Topic, error) {
+		var segs []meetingctx.Segment
+		for s := 0; s < len(turns); s += size {
+			segs = append(segs, meetingctx.Segment{StartSeq: s, EndSeq: min(s+size, len(turns)) - 1})
+		}
+		return topicsOf(segs), nil
+	}
+}
+
+// evenSplit cuts the meeting into as many equal parts as it has annotated
+// topics: a baseline that is told the true count.
+func evenSplit(_ context.Context, m *qmsum.Meeting, turns []meetingctx.Turn) ([]meetingctx.Topic, error) {
+	k := segeval.Segments(segeval.ReferenceLabels(m))
+	var segs []meetingctx.Segment
+	for j := range k {
+		from, to := j*len(turns)/k, (j+1)*len(turns)/k-1
+		if to >= from {
+			segs = append(segs, meetingctx.Segment{StartSeq: from, EndSeq: to})
+		}
+	}
+	return topicsOf(segs), nil
+}
+
+// evaluate segments every meeting, GOMAXPROCS at a time, and scores it
+// against the reference: mean Pk, WindowDiff and F1 (±3 turns), total
+// topics and reference segments.
+func evaluate(tb testing.TB, seg segmentFunc, meetings []*qmsum.Meeting) (mean score, all []score) {
 	tb.Helper()
 	all = make([]score, len(meetings))
 	errs := make([]error, len(meetings))
@@ -137,61 +192,75 @@ func evaluate(tb testing.TB, seg meetingctx.Segmenter, meetings []*qmsum.Meeting
 		}
 		mean.pk += s.pk / float64(len(meetings))
 		mean.wd += s.wd / float64(len(meetings))
+		mean.f1 += s.f1 / float64(len(meetings))
 		mean.ref += s.ref
 		mean.topic += s.topic
 	}
 	return mean, all
 }
 
-func evaluateMeeting(seg meetingctx.Segmenter, m *qmsum.Meeting) (score, error) {
+func evaluateMeeting(seg segmentFunc, m *qmsum.Meeting) (score, error) {
 	turns := meetingTurns(m)
-	topics, err := replay(context.Background(), seg, turns)
+	topics, err := seg(context.Background(), m, turns)
 	if err != nil {
 		return score{}, err
+	}
+	if len(topics) == 0 {
+		return score{}, fmt.Errorf("no topics")
 	}
 	ref := segeval.ReferenceLabels(m)
 	hyp := segeval.HypothesisLabels(len(turns), topics)
 	k := segeval.DefaultK(ref)
+	_, _, f1 := segeval.BoundaryPRF(ref, hyp, segeval.BoundaryTolerance)
 	return score{
-		name: m.Name, k: k, pk: segeval.Pk(ref, hyp, k), wd: segeval.WindowDiff(ref, hyp, k),
+		name: m.Name, k: k, pk: segeval.Pk(ref, hyp, k), wd: segeval.WindowDiff(ref, hyp, k), f1: f1,
 		ref: segeval.Segments(ref), topic: segeval.Segments(hyp),
 	}, nil
 }
 
-// chunkBaseline opens one topic per chunk: the predecessor's behaviour.
-type chunkBaseline struct{}
-
-func (chunkBaseline) Segment(_ context.Context, in meetingctx.SegmentInput) (meetingctx.SegmentOutput, error) {
-	return meetingctx.SegmentOutput{ContinueTo: -1, Segments: []meetingctx.Segment{
-		{StartSeq: in.Turns[0].Seq, EndSeq: in.Turns[len(in.Turns)-1].Seq},
-	}}, nil
-}
-
-// oneTopicBaseline keeps the whole meeting in one topic.
-type oneTopicBaseline struct{}
-
-func (oneTopicBaseline) Segment(ctx context.Context, in meetingctx.SegmentInput) (meetingctx.SegmentOutput, error) {
-	if in.Previous == nil {
-		return chunkBaseline{}.Segment(ctx, in)
-	}
-	return meetingctx.SegmentOutput{ContinueTo: in.Turns[len(in.Turns)-1].Seq}, nil
-}
-
 // TestSegmentationQMSumVal replays the QMSum validation meetings through
-// the default Segmenter in 25-turn chunks and guards its mean Pk.
+// the default Segmenter, live in 25-turn chunks and in one end-of-meeting
+// pass, and scores both beside baselines computed in the same run: the
+// segmenter must beat the whole meeting as one topic and an even split
+// into the annotated number of topics by a margin, with a realistic number
+// of topics.
 func TestSegmentationQMSumVal(t *testing.T) {
 	meetings := loadSplit(t, "val")
-	mean, all := evaluate(t, local.NewSegmenter(local.SegmenterConfig{}), meetings)
-	for _, s := range all {
-		t.Logf("%-14s k=%3d Pk=%.3f WindowDiff=%.3f reference=%d topics=%d", s.name, s.k, s.pk, s.wd, s.ref, s.topic)
+	seg := local.NewSegmenter(local.SegmenterConfig{})
+	rows := []struct {
+		name string
+		f    segmentFunc
+	}{
+		{"local, live 25-turn chunks", live(seg)},
+		{"local, end-of-meeting pass", offline(seg)},
+		{"one topic", fixed(1 << 30)},
+		{"even split (annotated count)", evenSplit},
+		{"fixed 25 turns", fixed(25)},
+		{"fixed 120 turns", fixed(120)},
 	}
-	chunks, _ := evaluate(t, chunkBaseline{}, meetings)
-	one, _ := evaluate(t, oneTopicBaseline{}, meetings)
-	t.Logf("local segmenter:      mean Pk=%.3f WindowDiff=%.3f (%d topics for %d reference segments)",
-		mean.pk, mean.wd, mean.topic, mean.ref)
-	t.Logf("one topic per chunk:  mean Pk=%.3f WindowDiff=%.3f", chunks.pk, chunks.wd)
-	t.Logf("whole meeting 1 topic: mean Pk=%.3f WindowDiff=%.3f", one.pk, one.wd)
-	if mean.pk > 0.40 {
-		t.Errorf("mean Pk %.3f on QMSum val, want at most 0.40", mean.pk)
+	means := make([]score, len(rows))
+	for i, r := range rows {
+		var all []score
+		means[i], all = evaluate(t, r.f, meetings)
+		if i == 0 {
+			for _, s := range all {
+				t.Logf("%-14s k=%3d Pk=%.3f WD=%.3f F1=%.3f reference=%d topics=%d", s.name, s.k, s.pk, s.wd, s.f1, s.ref, s.topic)
+			}
+		}
+	}
+	t.Logf("%-30s %6s %6s %6s %7s", "segmenter", "Pk", "WD", "F1±3", "topics")
+	for i, r := range rows {
+		m := means[i]
+		t.Logf("%-30s %6.3f %6.3f %6.3f %7.2f", r.name, m.pk, m.wd, m.f1, float64(m.topic)/float64(m.ref))
+	}
+	const margin = 0.04
+	one, even := means[2], means[3]
+	for _, m := range means[:2] {
+		if m.pk > one.pk-margin || m.pk > even.pk-margin {
+			t.Errorf("mean Pk %.3f, want at least %.2f below one topic (%.3f) and the even split (%.3f)", m.pk, margin, one.pk, even.pk)
+		}
+		if ratio := float64(m.topic) / float64(m.ref); ratio < 0.6 || ratio > 1.6 {
+			t.Errorf("%d topics for %d annotated (%.2f×), want 0.6-1.6×", m.topic, m.ref, ratio)
+		}
 	}
 }

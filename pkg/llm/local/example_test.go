@@ -3,7 +3,6 @@ package local_test
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -79,8 +78,8 @@ func ExampleSegmenter() {
 		turns[i] = meetingctx.Turn{Seq: 100 + i, Text: x}
 	}
 	prev := &meetingctx.Topic{Title: "remote control · battery", StartSeq: 80, EndSeq: 99}
-	// Short synthetic turns: scale the window and the shortest topic down.
-	seg := local.NewSegmenter(local.SegmenterConfig{BlockWords: 30, TailWords: 15, MinTopic: 20 * time.Second})
+	// Short synthetic turns: a hand-set model and a short shortest topic.
+	seg := local.NewSegmenter(local.SegmenterConfig{Model: testModel(true), MinTurns: 4, TailTurns: 1})
 	out, err := seg.Segment(context.Background(), meetingctx.SegmentInput{Turns: turns, Previous: prev})
 	if err != nil {
 		fmt.Println(err)

@@ -3,35 +3,40 @@ package local
 import (
 	"context"
 	"errors"
-	"math"
-	"slices"
+	"fmt"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
 )
 
-// Segmenter splits chunks of turns into topics, TextTiling-style: it
-// compares the content words before and after every gap between turns,
-// scores how deep the similarity dips there, adds the evidence of cue
-// phrases and long opening turns (see SegmenterConfig), and opens a topic
-// where the score is high enough and the topics on both sides last long
-// enough. Backchannel turns ("Yeah .", "네") have no features and are
-// skipped. The previous topic's last turns are part of the window, so a
-// chunk that goes on with the same subject continues it (ContinueTo)
-// instead of opening a topic at every chunk border. Segments are titled
-// and summarised by a Summarizer. It is safe for concurrent use.
+// Segmenter splits turns into topics with a learned boundary model (see
+// BoundaryModel): every gap between two turns gets the probability that a
+// topic starts after it, from the lexical cohesion of the turns around it
+// at several window sizes, cue phrases in English and Korean, speakers,
+// turn lengths, questions and new vocabulary; the most probable gaps above
+// a threshold that keep every topic at least MinTurns turns long open
+// topics.
+//
+// Live, Segment sees one chunk at a time with the previous topic's last
+// turns; a chunk that goes on with the same subject continues the topic
+// (ContinueTo). SegmentMeeting segments a whole meeting at once, the
+// end-of-meeting pass. Segments are titled and summarised by a Summarizer.
+// It is safe for concurrent use.
 type Segmenter struct {
 	cfg SegmenterConfig
 	sum *Summarizer
 	// analyse analyses a turn's text; parameter sweeps memoise it.
 	analyse func(text string) analysis
+	err     error // the shipped model did not load
 }
 
 var _ meetingctx.Segmenter = (*Segmenter)(nil)
 
 // NewSegmenter returns a Segmenter with cfg's zero fields set to their
-// defaults.
+// defaults. When cfg has no Model and the shipped model cannot be read
+// (a broken build), every call returns that error.
 func NewSegmenter(cfg SegmenterConfig) *Segmenter {
-	return &Segmenter{cfg: cfg.withDefaults(), sum: NewSummarizer(), analyse: analyse}
+	c, err := cfg.withDefaults()
+	return &Segmenter{cfg: c, sum: NewSummarizer(), analyse: analyse, err: err}
 }
 
 // Config returns the effective configuration.
@@ -44,13 +49,24 @@ func (s *Segmenter) Config() SegmenterConfig { return s.cfg }
 // turn is in exactly one segment.
 func (s *Segmenter) Segment(ctx context.Context, in meetingctx.SegmentInput) (meetingctx.SegmentOutput, error) {
 	out := meetingctx.SegmentOutput{ContinueTo: -1}
+	if s.err != nil {
+		return out, s.err
+	}
 	if len(in.Turns) == 0 {
 		return out, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	w := s.newWindow(in)
+	var prev []meetingctx.Turn
+	if in.Previous != nil {
+		for _, t := range in.PreviousTurns {
+			if t.Seq < in.Turns[0].Seq && t.Seq >= in.Previous.StartSeq {
+				prev = append(prev, t)
+			}
+		}
+	}
+	w := s.newWindow(prev, in.Turns)
 	starts := s.boundaries(w, in.Previous)
 	switch {
 	case in.Previous != nil && len(starts) == 0:
@@ -61,6 +77,42 @@ func (s *Segmenter) Segment(ctx context.Context, in meetingctx.SegmentInput) (me
 	case len(starts) == 0 || starts[0] > w.first:
 		starts = append([]int{w.first}, starts...)
 	}
+	segs, err := s.segments(ctx, w, starts)
+	if err != nil {
+		return meetingctx.SegmentOutput{ContinueTo: -1}, err
+	}
+	out.Segments = segs
+	return out, nil
+}
+
+// SegmentMeeting segments a whole meeting's turns (contiguous in seq,
+// ascending) in one pass: the end-of-meeting pass, which sees every turn
+// before and after each gap. The segments cover every turn in order.
+func (s *Segmenter) SegmentMeeting(ctx context.Context, turns []meetingctx.Turn) ([]meetingctx.Segment, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if len(turns) == 0 {
+		return nil, nil
+	}
+	for i := 1; i < len(turns); i++ {
+		if turns[i].Seq != turns[i-1].Seq+1 {
+			return nil, fmt.Errorf("segment meeting: turn %d has seq %d after %d, want contiguous seqs", i, turns[i].Seq, turns[i-1].Seq)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	w := s.newWindow(nil, turns)
+	n := len(turns)
+	probs := s.cfg.Model.probs(gapFeatures(w.infos()))
+	starts := append([]int{0}, decode(probs, 1, n, 0, n, s.cfg.Threshold, s.cfg.MinTurns, s.cfg.Model.meetingLimit(n, s.cfg.TopicTurns))...)
+	return s.segments(ctx, w, starts)
+}
+
+// segments summarises the window's turns from each start to the next.
+func (s *Segmenter) segments(ctx context.Context, w *window, starts []int) ([]meetingctx.Segment, error) {
+	out := make([]meetingctx.Segment, 0, len(starts))
 	for i, start := range starts {
 		end := len(w.turns)
 		if i+1 < len(starts) {
@@ -68,9 +120,9 @@ func (s *Segmenter) Segment(ctx context.Context, in meetingctx.SegmentInput) (me
 		}
 		seg, err := s.segment(ctx, w, start, end)
 		if err != nil {
-			return meetingctx.SegmentOutput{ContinueTo: -1}, err
+			return nil, err
 		}
-		out.Segments = append(out.Segments, seg)
+		out = append(out, seg)
 	}
 	return out, nil
 }
@@ -95,74 +147,29 @@ func (s *Segmenter) segment(ctx context.Context, w *window, start, end int) (mee
 	return seg, nil
 }
 
-// boundaries returns the window indices (inside the chunk) where new
-// topics start, ascending.
+// boundaries returns the window indices (at or after the chunk's first
+// turn) where new topics start, ascending. Gaps in the chunk's last
+// TailTurns turns wait for the next chunk; the gaps the previous chunk
+// left waiting open a topic at this chunk's first turn at the earliest.
 func (s *Segmenter) boundaries(w *window, prev *meetingctx.Topic) []int {
 	cfg := s.cfg
-	gaps, right := gapScores(w.bags, w.nwords, w.content, cfg.BlockWords, cfg.Smoothing)
-	if len(gaps) == 0 {
-		return nil
-	}
-	for j := range gaps {
-		i := gaps[j].after
-		long := math.Min(1, float64(w.nwords[i])/float64(cfg.LongTurnWords))
-		gaps[j].score = gaps[j].depth + cfg.CueWeight*w.an[i].cue + cfg.LengthWeight*long
-	}
-	cands := candidates(w, gaps, right, cutoff(gaps, cfg.CutoffC, cfg.MinScore), cfg.TailWords)
-	// The topic open at the chunk's start began at time open.
-	open := w.start[w.first]
+	n := len(w.turns)
+	probs := cfg.Model.probs(gapFeatures(w.infos()))
+	// lo is where the topic open before the chunk started, on the
+	// window's indices (negative when before the window).
+	lo, from := w.first, w.first+1
 	if prev != nil {
-		open = w.topicStart(prev)
+		lo = prev.StartSeq - w.turns[0].Seq
+		from = max(1, w.first-cfg.TailTurns, lo+1)
 	}
-	minTopic := cfg.MinTopic.Milliseconds()
+	// A later start can only come after the window: no bound on this side.
+	hi := n + cfg.MinTurns
 	var starts []int
-	for _, g := range cands {
-		at := w.start[g.after]
-		if at-open < minTopic {
-			continue
-		}
-		if !slices.ContainsFunc(starts, func(b int) bool { return abs64(at-w.start[b]) < minTopic }) {
-			starts = append(starts, g.after)
+	for _, b := range decode(probs, from, n-cfg.TailTurns, lo, hi, cfg.Threshold, cfg.MinTurns, -1) {
+		b = max(b, w.first)
+		if len(starts) == 0 || starts[len(starts)-1] != b {
+			starts = append(starts, b)
 		}
 	}
-	slices.Sort(starts)
 	return starts
-}
-
-// candidates returns the gaps scoring above cut that may open a topic in
-// this chunk, best first. A gap needs tailWords content words after it in
-// the window. Gaps in the previous turns that the last chunk could not
-// judge yet (within tailWords of its end) open the topic at the chunk's
-// first turn, the earliest still possible.
-func candidates(w *window, gaps []gap, right []int, cut float64, tailWords int) []gap {
-	deferred := w.first
-	for n := 0; deferred > 0 && n < tailWords; {
-		deferred--
-		n += w.nwords[deferred]
-	}
-	var cands []gap
-	for j, g := range gaps {
-		if g.after < deferred || right[j] < tailWords || g.score <= cut {
-			continue
-		}
-		g.after = max(g.after, w.first)
-		cands = append(cands, g)
-	}
-	slices.SortStableFunc(cands, func(a, b gap) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return a.after - b.after
-	})
-	return cands
-}
-
-func abs64(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

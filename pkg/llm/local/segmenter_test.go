@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"sync"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/mithub/mithub/pkg/llm/local"
@@ -65,7 +64,29 @@ var (
 )
 
 // testConfig scales the defaults down to these short synthetic turns.
-var testConfig = local.SegmenterConfig{BlockWords: 30, MinTopic: 20 * time.Second, TailWords: 15}
+var testConfig = local.SegmenterConfig{Model: testModel(true), MinTurns: 4, TailTurns: 1}
+
+// testModel is a hand-set boundary model for short synthetic turns, whose
+// tests check the chunking around the model rather than the trained
+// weights: a topic starts where the vocabulary changes over the 5 turns
+// around a gap, helped by a cue phrase when cues is set.
+func testModel(cues bool) *local.BoundaryModel {
+	m, err := local.DefaultBoundaryModel()
+	if err != nil {
+		panic(err)
+	}
+	for j, name := range m.Features {
+		m.Mean[j], m.Scale[j], m.Weights[j] = 0, 1, 0
+		switch {
+		case name == "depth5":
+			m.Weights[j] = 4
+		case name == "cue" && cues:
+			m.Weights[j] = 2
+		}
+	}
+	m.Bias, m.Threshold, m.Smooth = -3, 0.5, 0
+	return &m
+}
 
 // seqTurns numbers texts from seq, with times estimated by the segmenter.
 func seqTurns(from int, texts ...[]string) []meetingctx.Turn {
@@ -165,10 +186,10 @@ func TestSegmentFirstChunk(t *testing.T) {
 }
 
 func TestSegmentLexicalCohesionAlone(t *testing.T) {
-	// No cue phrase and no length evidence: the boundary comes from the
-	// change of vocabulary only.
+	// A model that reads nothing but lexical cohesion: the boundary comes
+	// from the change of vocabulary only.
 	cfg := testConfig
-	cfg.CueWeight, cfg.LengthWeight, cfg.MinScore, cfg.CutoffC = -1, -1, 0.3, 1
+	cfg.Model = testModel(false)
 	tests := []struct {
 		name string
 		give []meetingctx.Turn
@@ -249,7 +270,7 @@ func TestSegmentMinimumTopicLength(t *testing.T) {
 	prev := &meetingctx.Topic{StartSeq: 8, EndSeq: 9}
 	in := meetingctx.SegmentInput{Turns: seqTurns(10, budgetTurns, budgetTurns), Previous: prev, PreviousTurns: prevTurns}
 	cfg := testConfig
-	cfg.MinTopic = 2 * time.Minute
+	cfg.MinTurns = 40
 	out, err := local.NewSegmenter(cfg).Segment(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)

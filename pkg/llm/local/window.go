@@ -1,12 +1,12 @@
 package local
 
-import "github.com/mithub/mithub/pkg/meetingctx"
+import (
+	"strings"
 
-// msPerWord estimates speaking time for turns without times (150 words
-// per minute).
-const msPerWord = 400
+	"github.com/mithub/mithub/pkg/meetingctx"
+)
 
-// analysis is what the segmenter knows about one turn.
+// analysis is what the segmenter knows about one turn's text.
 type analysis struct {
 	words  []word
 	bag    bag     // empty for fillers
@@ -26,77 +26,39 @@ func analyse(text string) analysis {
 	return a
 }
 
-// window is the previous topic's last turns followed by the chunk.
+// window is a run of consecutive turns with their analyses: for a chunk,
+// the previous topic's last turns followed by the chunk.
 type window struct {
-	turns   []meetingctx.Turn
-	first   int // index of the chunk's first turn
-	an      []analysis
-	bags    []bag
-	nwords  []int
-	content []int   // indices of the turns with content, ascending
-	start   []int64 // start time per turn, ms (estimated without times)
-	timed   bool    // the turns carry times
-	// msPerTurn converts turn counts into time for an earlier turn
-	// outside the window.
-	msPerTurn float64
+	turns []meetingctx.Turn
+	first int // index of the chunk's first turn
+	an    []analysis
 }
 
-func (s *Segmenter) newWindow(in meetingctx.SegmentInput) *window {
-	var prev []meetingctx.Turn
-	first := in.Turns[0].Seq
-	for _, t := range in.PreviousTurns {
-		if t.Seq < first {
-			prev = append(prev, t)
-		}
-	}
-	w := &window{turns: append(prev, in.Turns...), first: len(prev)}
-	n := len(w.turns)
-	w.an, w.bags, w.nwords, w.start = make([]analysis, n), make([]bag, n), make([]int, n), make([]int64, n)
+func (s *Segmenter) newWindow(prev, turns []meetingctx.Turn) *window {
+	w := &window{turns: append(append([]meetingctx.Turn(nil), prev...), turns...), first: len(prev)}
+	w.an = make([]analysis, len(w.turns))
 	for i, t := range w.turns {
-		a := s.analyse(t.Text)
-		w.an[i], w.bags[i], w.nwords[i] = a, a.bag, a.nwords
-		if len(a.bag) > 0 {
-			w.content = append(w.content, i)
-		}
+		w.an[i] = s.analyse(t.Text)
 	}
-	w.setTimes()
 	return w
 }
 
-// setTimes takes the turns' start times when they have any, else
-// estimates them from word counts.
-func (w *window) setTimes() {
-	for _, t := range w.turns {
-		if t.EndMS > 0 {
-			w.timed = true
-			break
-		}
-	}
-	var at int64
+// infos returns what the boundary features read from each turn. A turn's
+// speaker is its SpeakerID, or its name when it has no id.
+func (w *window) infos() []turnInfo {
+	ts := make([]turnInfo, len(w.turns))
 	for i, t := range w.turns {
-		if w.timed {
-			w.start[i] = t.StartMS
-			continue
+		a := w.an[i]
+		sp := t.SpeakerID
+		if sp == "" {
+			sp = t.SpeakerName
 		}
-		w.start[i] = at
-		at += int64(max(len(w.an[i].words), 1)) * msPerWord
+		ts[i] = turnInfo{
+			bag: a.bag, nwords: a.nwords, allWords: len(a.words), cue: a.cue,
+			question: strings.ContainsAny(t.Text, "?？"), speaker: sp,
+		}
 	}
-	last := w.turns[len(w.turns)-1]
-	end := at
-	if w.timed {
-		end = max(last.EndMS, last.StartMS)
-	}
-	w.msPerTurn = float64(end-w.start[0]) / float64(len(w.turns))
-}
-
-// topicStart returns when a topic started, on the window's clock: its
-// StartMS when the turns are timed, otherwise estimated from its turn
-// count.
-func (w *window) topicStart(t *meetingctx.Topic) int64 {
-	if w.timed && t.EndMS > 0 {
-		return t.StartMS
-	}
-	return w.start[0] - int64(float64(w.turns[0].Seq-t.StartSeq)*w.msPerTurn)
+	return ts
 }
 
 // docs returns window turns [from, to) as analysed documents.
