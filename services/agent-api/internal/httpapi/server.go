@@ -64,6 +64,9 @@ type Deps struct {
 	MemoryBankMaxBytes int
 	// RateLimit limits each API key's requests (zero: no limit).
 	RateLimit RateLimit
+	// Streams caps the open /events streams and sets how often they
+	// re-check their key (zero fields: the defaults).
+	Streams StreamLimits
 	// CORSOrigins are the browser origins allowed to call the API (empty:
 	// no CORS headers).
 	CORSOrigins []string
