@@ -91,7 +91,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		o.logOut = io.Discard
 	}
 	app := httpapi.New(httpapi.Deps{
-		Log:   slog.New(slog.NewTextHandler(o.logOut, nil)), Streams: o.streams,
+		Log: slog.New(slog.NewTextHandler(o.logOut, nil)), Streams: o.streams,
 		Store: st, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
 		BodyLimit: o.bodyLimit, L1Wait: o.l1Wait,
 		Engine: eng, Searcher: st, SearchThreshold: 0.3,
