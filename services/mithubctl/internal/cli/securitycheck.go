@@ -32,7 +32,7 @@ func securityCheckFlags(c *securityCheckConfig) *flag.FlagSet {
 	fs.StringVar(&c.LiveKitSecret, "livekit-secret", "", "the LiveKit API secret realtime-worker was started with")
 	fs.StringVar(&c.RealtimeBin, "realtime-bin", "", "realtime-worker binary: row 1 starts it in prod with dev credentials (empty: not checked)")
 	fs.IntVar(&c.PRWorkerPID, "pr-worker-pid", 0, "pr-worker's process id for row 5 (0: not run)")
-	fs.IntVar(&c.PRTurns, "pr-turns", 200_000, "turns of row 5's meeting")
+	fs.IntVar(&c.PRTurns, "pr-turns", 20_000, "turns of row 5's large meeting (the small one has a quarter)")
 	fs.IntVar(&c.PRMaxMiB, "pr-max-rss-mib", 256, "pr-worker peak RSS in MiB that passes row 5")
 	fs.IntVar(&c.FloodConns, "flood-conns", 1500, "connections row 2 opens")
 	fs.StringVar(&c.APILog, "api-log", "", "agent-api's log file, read by row 3 (optional)")
