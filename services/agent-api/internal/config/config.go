@@ -112,6 +112,19 @@ type Config struct {
 	// comma-separated browser origins allowed to call the API: "*",
 	// "https://app.example.com[:port]" or "https://*.example.com".
 	CORSOrigins []string
+	// EventsMaxPerKey is MITHUB_EVENTS_MAX_PER_KEY (default 20), the open
+	// /events streams one API key may hold; over it: 429.
+	EventsMaxPerKey int
+	// EventsMaxPerTenant is MITHUB_EVENTS_MAX_PER_TENANT (default 100), the
+	// open /events streams one tenant may hold; over it: 429.
+	EventsMaxPerTenant int
+	// EventsMaxStreams is MITHUB_EVENTS_MAX_STREAMS (default 1000), the open
+	// /events streams of the server; over it: 503.
+	EventsMaxStreams int
+	// EventsKeyRecheck is MITHUB_EVENTS_KEY_RECHECK (default 30s, at most
+	// 30s): how often an open /events stream re-authenticates its key; it
+	// ends when the key was revoked.
+	EventsKeyRecheck time.Duration
 }
 
 // DefaultRateLimitRPS is MITHUB_RATE_LIMIT_RPS's default in prod.
@@ -203,6 +216,13 @@ func load(r *envconf.Reader) (Config, error) {
 		AuthFailureBurst: r.Int("MITHUB_AUTH_FAILURE_BURST", 30, 0, 1_000_000),
 		RateLimitBurst:   r.Int("MITHUB_RATE_LIMIT_BURST", 40, 0, 1_000_000),
 		CORSOrigins:      r.List("MITHUB_CORS_ORIGINS", nil),
+	}
+	c.EventsMaxPerKey = r.Int("MITHUB_EVENTS_MAX_PER_KEY", 20, 1, 1_000_000)
+	c.EventsMaxPerTenant = r.Int("MITHUB_EVENTS_MAX_PER_TENANT", 100, 1, 1_000_000)
+	c.EventsMaxStreams = r.Int("MITHUB_EVENTS_MAX_STREAMS", 1000, 1, 1_000_000)
+	c.EventsKeyRecheck = r.Duration("MITHUB_EVENTS_KEY_RECHECK", 30*time.Second)
+	if c.EventsKeyRecheck < 100*time.Millisecond || c.EventsKeyRecheck > 30*time.Second {
+		r.Fail("MITHUB_EVENTS_KEY_RECHECK", "%s: must be between 100ms and 30s", c.EventsKeyRecheck)
 	}
 	for _, o := range c.CORSOrigins {
 		if err := checkOrigin(o); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/store"
 )
 
 // Event stream tuning.
@@ -34,21 +35,75 @@ const (
 	// eventPage bounds the rows read and held per query, and so a
 	// stream's memory.
 	eventPage = 200
-	// maxEventStreams bounds the open streams per server.
-	maxEventStreams = 1000
+	// DefaultMaxStreams bounds the open streams per server.
+	DefaultMaxStreams = 1000
+	// DefaultMaxStreamsPerTenant bounds the open streams of one tenant.
+	DefaultMaxStreamsPerTenant = 100
+	// DefaultMaxStreamsPerKey bounds the open streams of one API key.
+	DefaultMaxStreamsPerKey = 20
+	// DefaultKeyRecheck is how often an open stream checks that its key
+	// still works.
+	DefaultKeyRecheck = 30 * time.Second
 	// eventQueryTimeout bounds the reads of one flush.
 	eventQueryTimeout = 10 * time.Second
 	// eventWriteTimeout drops a client that stops reading.
 	eventWriteTimeout = 30 * time.Second
 )
 
-// eventHub wakes the event streams of a meeting when turns are stored
-// through this server.
-type eventHub struct {
-	mu       sync.Mutex
-	meetings map[string]*meetingSignal
-	streams  int
+// StreamLimits bound the open /events streams and say how often each
+// re-checks its key. Zero fields take the defaults.
+type StreamLimits struct {
+	// PerKey is MITHUB_EVENTS_MAX_PER_KEY (default 20); over it: 429.
+	PerKey int
+	// PerTenant is MITHUB_EVENTS_MAX_PER_TENANT (default 100); over it: 429.
+	PerTenant int
+	// Server is MITHUB_EVENTS_MAX_STREAMS (default 1000); over it: 503.
+	Server int
+	// KeyRecheck is MITHUB_EVENTS_KEY_RECHECK (default 30s): an open stream
+	// authenticates its key again this often, bypassing the key cache, and
+	// ends when the key no longer works.
+	KeyRecheck time.Duration
 }
+
+// WithDefaults fills the zero fields.
+func (l StreamLimits) WithDefaults() StreamLimits {
+	if l.PerKey <= 0 {
+		l.PerKey = DefaultMaxStreamsPerKey
+	}
+	if l.PerTenant <= 0 {
+		l.PerTenant = DefaultMaxStreamsPerTenant
+	}
+	if l.Server <= 0 {
+		l.Server = DefaultMaxStreams
+	}
+	if l.KeyRecheck <= 0 {
+		l.KeyRecheck = DefaultKeyRecheck
+	}
+	return l
+}
+
+// Which limit refused a stream; the label of
+// mithub_event_streams_refused_total.
+const (
+	limitKey    = "key"
+	limitTenant = "tenant"
+	limitServer = "server"
+)
+
+// eventHub wakes the event streams of a meeting when turns are stored
+// through this server, and counts the open streams per key, per tenant
+// and in all.
+type eventHub struct {
+	limits    StreamLimits
+	mu        sync.Mutex
+	meetings  map[string]*meetingSignal
+	streams   int
+	perKey    map[string]int
+	perTenant map[string]int
+}
+
+// streamOwner is whom a stream counts against.
+type streamOwner struct{ key, tenant string }
 
 // meetingSignal is closed and replaced on every notification.
 type meetingSignal struct {
@@ -56,30 +111,47 @@ type meetingSignal struct {
 	refs int
 }
 
-func newEventHub() *eventHub { return &eventHub{meetings: map[string]*meetingSignal{}} }
+func newEventHub(limits StreamLimits) *eventHub {
+	return &eventHub{limits: limits.WithDefaults(), meetings: map[string]*meetingSignal{},
+		perKey: map[string]int{}, perTenant: map[string]int{}}
+}
 
-// join registers a stream on a meeting; false when maxEventStreams are
-// open.
-func (h *eventHub) join(meetingID string) bool {
+// join registers a stream of owner on a meeting. It returns the limit
+// that refused it ("" when it joined); the key's cap is checked first,
+// then the tenant's, then the server's.
+func (h *eventHub) join(meetingID string, owner streamOwner) string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.streams >= maxEventStreams {
-		return false
+	switch {
+	case h.perKey[owner.key] >= h.limits.PerKey:
+		return limitKey
+	case h.perTenant[owner.tenant] >= h.limits.PerTenant:
+		return limitTenant
+	case h.streams >= h.limits.Server:
+		return limitServer
 	}
 	h.streams++
+	h.perKey[owner.key]++
+	h.perTenant[owner.tenant]++
 	sig := h.meetings[meetingID]
 	if sig == nil {
 		sig = &meetingSignal{ch: make(chan struct{})}
 		h.meetings[meetingID] = sig
 	}
 	sig.refs++
-	return true
+	return ""
 }
 
-func (h *eventHub) leave(meetingID string) {
+func (h *eventHub) leave(meetingID string, owner streamOwner) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.streams--
+	if h.perKey[owner.key]--; h.perKey[owner.key] <= 0 {
+		delete(h.perKey, owner.key)
+	}
+	if h.perTenant[owner.tenant]--; h.perTenant[owner.tenant] <= 0 {
+		delete(h.perTenant, owner.tenant)
+	}
 	if sig := h.meetings[meetingID]; sig != nil {
 		if sig.refs--; sig.refs == 0 {
 			delete(h.meetings, meetingID)
@@ -119,7 +191,10 @@ func (h *eventHub) notifyAfter(c *fiber.Ctx) error {
 // eventRoutes registers the meeting event stream and the hooks on the
 // ingest routes that wake it. It must run before those routes are added.
 func (s *Server) eventRoutes(r fiber.Router) {
-	hub := newEventHub()
+	hub := newEventHub(s.Streams)
+	if s.Metrics != nil {
+		s.Metrics.openStreams = hub.open
+	}
 	r.Use("/meetings/:id/utterances", hub.notifyAfter)
 	r.Use("/meetings/:id/sync", hub.notifyAfter)
 	r.Get("/meetings/:id/events", s.meetingEvents(hub))
@@ -182,12 +257,15 @@ func (s *Server) meetingEvents(hub *eventHub) fiber.Handler {
 		if _, err := s.Store.GetMeeting(c.UserContext(), tenant, id); err != nil {
 			return meetingErr(err)
 		}
-		if !hub.join(id) {
-			return errUnavailable("too many open event streams; try again later")
+		keyHash, _ := c.Locals(keyHashKey).(string)
+		owner := streamOwner{key: keyHash, tenant: tenant}
+		if limit := hub.join(id, owner); limit != "" {
+			return s.refuseStream(c, hub.limits, limit)
 		}
 		st := &eventStream{
 			s: s, lister: l, log: s.Log.With("meeting_id", id, "request_id", requestID(c)),
 			tenantID: tenant, meetingID: id, after: after,
+			key: bearerKey(c), recheck: hub.limits.KeyRecheck,
 		}
 		c.Set(fiber.HeaderContentType, "text/event-stream; charset=utf-8")
 		c.Set(fiber.HeaderCacheControl, "no-cache")
@@ -198,7 +276,7 @@ func (s *Server) meetingEvents(hub *eventHub) fiber.Handler {
 		shutdown, conn := c.Context().Done(), c.Context().Conn()
 		// The writer runs after the handler returns, on its own goroutine.
 		c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
-			defer hub.leave(id)
+			defer hub.leave(id, owner)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			go func() {
@@ -218,6 +296,47 @@ func (s *Server) meetingEvents(hub *eventHub) fiber.Handler {
 
 // codeNotAcceptable is the error code of a 406.
 const codeNotAcceptable = "not_acceptable"
+
+// codeTooManyStreams is the error code of a stream refused by a cap.
+const codeTooManyStreams = "too_many_streams"
+
+// refuseStream answers a stream over a cap: 429 for the key's or the
+// tenant's, 503 for the server's. It writes the response itself, so the
+// refusal is logged once at WARN (not as a server error) and counted.
+func (s *Server) refuseStream(c *fiber.Ctx, l StreamLimits, limit string) error {
+	status, msg := fiber.StatusTooManyRequests, ""
+	switch limit {
+	case limitKey:
+		msg = fmt.Sprintf("this API key has %d event streams open, its limit; close one first", l.PerKey)
+	case limitTenant:
+		msg = fmt.Sprintf("this tenant has %d event streams open, its limit; close one first", l.PerTenant)
+	default:
+		status = fiber.StatusServiceUnavailable
+		msg = fmt.Sprintf("the server has %d event streams open, its limit; try again later", l.Server)
+	}
+	s.Log.Warn("event stream refused", "limit", limit, "tenant_id", tenantOf(c).ID,
+		"request_id", requestID(c), "status", status)
+	if s.Metrics != nil {
+		s.Metrics.streamsRefused.WithLabelValues(limit).Inc()
+	}
+	c.Set(fiber.HeaderRetryAfter, "5")
+	var body errorBody
+	body.Error.Code, body.Error.Message = codeTooManyStreams, msg
+	return c.Status(status).JSON(body)
+}
+
+// open is the number of open streams.
+func (h *eventHub) open() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.streams
+}
+
+// bearerKey is the request's API key (the authenticator accepted it).
+func bearerKey(c *fiber.Ctx) string {
+	_, key, _ := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
+	return strings.TrimSpace(key)
+}
 
 // acceptsEventStream: the Accept header names text/event-stream, or a
 // wildcard that covers it. A client must ask for the endless response;
@@ -261,6 +380,10 @@ type eventStream struct {
 	conn      net.Conn
 	tenantID  string
 	meetingID string
+	// key is re-authenticated every recheck; the stream ends when it no
+	// longer resolves to tenantID.
+	key     string
+	recheck time.Duration
 
 	after       int // the last seq sent
 	status      string
@@ -281,6 +404,8 @@ func (st *eventStream) run(ctx context.Context, w *bufio.Writer, hub *eventHub) 
 	defer poll.Stop()
 	beat := time.NewTicker(eventHeartbeat)
 	defer beat.Stop()
+	recheck := time.NewTicker(st.recheck)
+	defer recheck.Stop()
 	if st.send(w, "ready", "", readyEventJSON{MeetingID: st.meetingID, AfterSeq: st.after}) != nil {
 		return
 	}
@@ -304,8 +429,36 @@ func (st *eventStream) run(ctx context.Context, w *bufio.Writer, hub *eventHub) 
 			if st.write(w, []byte(": keep-alive\n\n")) != nil {
 				return
 			}
+		case <-recheck.C:
+			if !st.keyValid(ctx, w) {
+				return
+			}
 		}
 	}
+}
+
+// keyValid authenticates the stream's key again, past the key cache.
+// When the key was revoked (or resolves to another tenant) it sends an
+// error event and returns false; a failed lookup keeps the stream and is
+// retried at the next check.
+func (st *eventStream) keyValid(ctx context.Context, w *bufio.Writer) bool {
+	qctx, cancel := context.WithTimeout(ctx, eventQueryTimeout)
+	defer cancel()
+	t, err := st.s.Store.Authenticate(qctx, st.key)
+	switch {
+	case err == nil && t.ID == st.tenantID:
+		return true
+	case err == nil || errors.Is(err, store.ErrUnauthenticated):
+		st.log.Warn("event stream closed: its API key no longer works")
+		var body errorBody
+		body.Error.Code, body.Error.Message = codeUnauthenticated, "the API key of this stream was revoked or expired; the stream ends"
+		_ = st.send(w, "error", "", body)
+		return false
+	case ctx.Err() != nil:
+		return false
+	}
+	st.log.Warn("event stream key re-check failed; retrying at the next check", "err", err)
+	return true
 }
 
 // sleepCtx waits d, or less when ctx ends first; false when it did.

@@ -17,6 +17,11 @@ type Metrics struct {
 	CacheHits  prometheus.Counter
 	CacheMiss  prometheus.Counter
 	CacheEvict prometheus.Counter
+
+	// streamsRefused counts /events streams refused by a cap, by limit
+	// (key, tenant, server); openStreams reads the open streams.
+	streamsRefused *prometheus.CounterVec
+	openStreams    func() int
 }
 
 // NewMetrics registers the series on reg.
@@ -45,7 +50,19 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "mithub_context_cache_evictions_total", Help: "Contexts dropped by size or idle time.",
 		}),
 	}
-	reg.MustRegister(m.requests, m.duration, m.ingested, m.duplicates, m.CacheHits, m.CacheMiss, m.CacheEvict)
+	m.streamsRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "mithub_event_streams_refused_total", Help: "Meeting event streams refused by a cap, by limit (key, tenant, server).",
+	}, []string{"limit"})
+	open := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "mithub_event_streams_open", Help: "Meeting event streams open on this server.",
+	}, func() float64 {
+		if m.openStreams == nil {
+			return 0
+		}
+		return float64(m.openStreams())
+	})
+	reg.MustRegister(m.requests, m.duration, m.ingested, m.duplicates, m.CacheHits, m.CacheMiss, m.CacheEvict,
+		m.streamsRefused, open)
 	return m
 }
 

@@ -68,6 +68,9 @@ type Deps struct {
 	// authentications (zero: no limit); over it, requests that would
 	// query the store get 429.
 	AuthFailureLimit RateLimit
+	// Streams caps the open /events streams and sets how often they
+	// re-check their key (zero fields: the defaults).
+	Streams StreamLimits
 	// CORSOrigins are the browser origins allowed to call the API (empty:
 	// no CORS headers).
 	CORSOrigins []string

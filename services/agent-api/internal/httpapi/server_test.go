@@ -43,6 +43,10 @@ type harnessOpts struct {
 	l1Wait   time.Duration
 	planner  ask.Planner
 	answerer ask.Answerer
+	// streams caps the event streams; logOut receives the server's log
+	// (default: discarded).
+	streams httpapi.StreamLimits
+	logOut  io.Writer
 }
 
 // askService is the ask path as agent-api wires it.
@@ -83,8 +87,11 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		eng = newEngine(t, st)
 	}
 	cache := contexts.New(st, meetingctx.Config{}, eng, o.cacheSize, time.Hour, contexts.Observer{})
+	if o.logOut == nil {
+		o.logOut = io.Discard
+	}
 	app := httpapi.New(httpapi.Deps{
-		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Log: slog.New(slog.NewTextHandler(o.logOut, nil)), Streams: o.streams,
 		Store: st, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
 		BodyLimit: o.bodyLimit, L1Wait: o.l1Wait,
 		Engine: eng, Searcher: st, SearchThreshold: 0.3,

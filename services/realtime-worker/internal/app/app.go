@@ -236,7 +236,10 @@ func (a *App) routes() http.Handler {
 		"redis":     func(ctx context.Context) error { return a.redis.Ping(ctx).Err() },
 		"agent-api": a.api.Healthz,
 	})
-	mux.Handle(webhook.Path, webhook.New(a.cfg.LiveKitAPIKey, a.cfg.LiveKitAPISecret, webhookRooms{a}, a.log))
+	mux.Handle(webhook.Path, webhook.New(a.cfg.LiveKitAPIKey, a.cfg.LiveKitAPISecret, webhookRooms{a}, a.log, webhook.Options{
+		MaxAge: a.cfg.WebhookMaxAge, MaxSkew: a.cfg.WebhookMaxSkew,
+		Seen: webhook.RedisSeen{Client: a.redis, Prefix: "mithub:rt:webhook:"},
+	}))
 	return mux
 }
 

@@ -91,6 +91,13 @@ type Config struct {
 	// the per-room leases that keep replicas from joining a room twice
 	// (default mithub:rt:room:).
 	LeasePrefix string
+	// WebhookMaxAge is MITHUB_WEBHOOK_MAX_AGE (default 5m): LiveKit webhook
+	// events created longer ago are refused; an event id is remembered in
+	// Redis for WebhookMaxAge+WebhookMaxSkew and a repeat is refused (409).
+	WebhookMaxAge time.Duration
+	// WebhookMaxSkew is MITHUB_WEBHOOK_MAX_SKEW (default 30s): how far in
+	// the future a webhook event's created_at may be.
+	WebhookMaxSkew time.Duration
 	// WorkerID is MITHUB_WORKER_ID, this replica's owner id in room leases
 	// (default the host name). It must stay the same across restarts of a
 	// replica, so that a restarted worker takes its rooms back at once
@@ -165,6 +172,8 @@ func load(r *envconf.Reader) (Config, error) {
 		Queue:            r.String("MITHUB_WORKER_QUEUE", "bot"),
 		Concurrency:      r.Int("MITHUB_WORKER_CONCURRENCY", 4, 1, 1000),
 		LeasePrefix:      r.String("MITHUB_WORKER_LEASE_PREFIX", "mithub:rt:room:"),
+		WebhookMaxAge:    r.Duration("MITHUB_WEBHOOK_MAX_AGE", 5*time.Minute),
+		WebhookMaxSkew:   r.Duration("MITHUB_WEBHOOK_MAX_SKEW", 30*time.Second),
 		WorkerID:         r.String("MITHUB_WORKER_ID", defaultWorkerID()),
 		SpoolDir:         r.String("MITHUB_WORKER_SPOOL_DIR", filepath.Join(os.TempDir(), "mithub-realtime-spool")),
 		SpoolMaxBytes:    r.Int("MITHUB_WORKER_SPOOL_MAX_BYTES", 64<<20, 4<<10, 1<<40),

@@ -37,6 +37,8 @@ func TestDevDefaults(t *testing.T) {
 		Queue:            "bot",
 		Concurrency:      4,
 		LeasePrefix:      "mithub:rt:room:",
+		WebhookMaxAge:    5 * time.Minute,
+		WebhookMaxSkew:   30 * time.Second,
 		WorkerID:         host,
 		SpoolDir:         filepath.Join(os.TempDir(), "mithub-realtime-spool"),
 		SpoolMaxBytes:    64 << 20,

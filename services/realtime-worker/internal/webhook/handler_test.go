@@ -55,7 +55,13 @@ func signed(t *testing.T, key, secret string, body []byte) *http.Request {
 }
 
 func event(name, room string) []byte {
-	b, _ := json.Marshal(map[string]any{"event": name, "room": map[string]any{"name": room, "sid": "RM_1"}, "id": "EV_1"})
+	return eventAt(name, room, "EV_1", time.Now())
+}
+
+// eventAt is an event with this id, created at.
+func eventAt(name, room, id string, at time.Time) []byte {
+	b, _ := json.Marshal(map[string]any{"event": name, "room": map[string]any{"name": room, "sid": "RM_1"}, "id": id,
+		"createdAt": at.Unix()})
 	return b
 }
 
