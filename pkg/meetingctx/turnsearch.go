@@ -99,6 +99,26 @@ type TurnQuery struct {
 	// gets TopicScores[j]. Both may be empty.
 	Topics      []Topic
 	TopicScores []float64
+	// MinCosine is the similarity at which the embedding alone makes a
+	// turn a hit; below it a turn needs a query term in it or near it.
+	MinCosine float64
+}
+
+// TurnReach reports, per turn, whether the query reaches it: a query term
+// in the turn or within window turns of it, or an embedding similarity of
+// at least q.MinCosine. Only reached turns are hits; the rest of the
+// features only order them.
+func TurnReach(q TurnQuery, window int) []bool {
+	lex := windowMean(turnBM25(q.Query, q.Turns), window)
+	out := make([]bool, len(q.Turns))
+	for i := range q.Turns {
+		out[i] = lex[i] > 0
+		if !out[i] && i < len(q.Vecs) {
+			c, ok := cosine(q.QueryVec, q.Vecs[i])
+			out[i] = ok && c > 0 && c >= q.MinCosine
+		}
+	}
+	return out
 }
 
 // TurnFeatures computes the features of every turn of q, in the order of
@@ -148,6 +168,7 @@ func ScoreTurns(q TurnQuery, w TurnWeights) []float64 {
 // turn) returns no hits.
 func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
 	feats := TurnFeatures(q, w.Window)
+	reach := TurnReach(q, w.Window)
 	wv := w.Vector()
 	type scored struct {
 		i     int
@@ -155,10 +176,7 @@ func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
 	}
 	var cands []scored
 	for i, f := range feats {
-		// Only turns the query reaches by its terms or its embedding (or
-		// their neighbours) are candidates; length and prior alone do not
-		// make a hit.
-		if f[0] == 0 && f[1] == 0 && f[2] == 0 && f[3] == 0 {
+		if !reach[i] {
 			continue
 		}
 		s := 0.0
@@ -343,5 +361,5 @@ func (m *Manager) TurnQuery(ctx context.Context, query string, turns []Turn, vec
 	for i := range topics {
 		topics[i].Embedding = nil
 	}
-	return TurnQuery{Query: query, QueryVec: qvec, Turns: turns, Vecs: vecs, Topics: topics, TopicScores: scores}
+	return TurnQuery{Query: query, QueryVec: qvec, Turns: turns, Vecs: vecs, Topics: topics, TopicScores: scores, MinCosine: m.cfg.SearchThreshold}
 }

@@ -27,6 +27,7 @@ import (
 // which turns are relevant.
 type Query struct {
 	Features [][meetingctx.TurnFeatureCount]float64
+	Reach    []bool
 	Relevant []bool
 }
 
@@ -132,7 +133,7 @@ func meetingQueries(ctx context.Context, eng *meetingctx.Engine, m *qmsum.Meetin
 			continue
 		}
 		q := mgr.TurnQuery(ctx, sq.Query, turns, vecs)
-		out = append(out, Query{Features: meetingctx.TurnFeatures(q, window), Relevant: rel})
+		out = append(out, Query{Features: meetingctx.TurnFeatures(q, window), Reach: meetingctx.TurnReach(q, window), Relevant: rel})
 	}
 	return out, nil
 }
@@ -165,13 +166,13 @@ func Evaluate(qs []Query, w [meetingctx.TurnFeatureCount]float64) Metrics {
 }
 
 // firstRelevantRank is the 1-based rank of the best-scored relevant turn
-// among the candidate turns (those the query reaches), 0 when none is a
-// candidate.
+// among the turns the query reaches (meetingctx.TurnReach), 0 when it
+// reaches none.
 func firstRelevantRank(q Query, w [meetingctx.TurnFeatureCount]float64) int {
 	best, bestI := math.Inf(-1), -1
 	scores := make([]float64, len(q.Features))
 	for i, f := range q.Features {
-		if f[0] == 0 && f[1] == 0 && f[2] == 0 && f[3] == 0 {
+		if !q.Reach[i] {
 			scores[i] = math.NaN()
 			continue
 		}
