@@ -362,4 +362,3 @@ func found(hits []apiclient.ScoredTopic, gold []qmsum.Span, spoken []int) bool {
 	}
 	return false
 }
-
