@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/mithub/mithub/pkg/textutil"
@@ -30,6 +31,7 @@ type TurnHit struct {
 //	Prior     the topic search score of the turn's topic, over the best
 //	          topic's (0 for a topic the query does not match)
 //	Length    log(1 + words of the turn) / log(1 + 100), capped at 1
+//	BM25Wide  the mean of BM25 over the turns within 3×Window of it
 //
 // Every feature is in [0, 1] and relative to the meeting, so weights
 // learned on one set of meetings carry to others. The shipped weights
@@ -41,21 +43,27 @@ type TurnWeights struct {
 	EmbedCtx float64 `json:"embed_ctx"`
 	Prior    float64 `json:"prior"`
 	Length   float64 `json:"length"`
+	// BM25Wide is the mean of BM25 over the turns within 3×Window.
+	BM25Wide float64 `json:"bm25_wide"`
 	// Window is the half-width, in turns, of the context features.
 	Window int `json:"window"`
+	// QueryStop are question words dropped from the query before BM25
+	// ("discuss", "what", ...): learned as the terms frequent across the
+	// training queries, they say how a question is asked, not what about.
+	QueryStop []string `json:"query_stopwords,omitempty"`
 }
 
 // TurnFeatureCount is the number of features a TurnWeights weighs.
-const TurnFeatureCount = 6
+const TurnFeatureCount = 7
 
 // Vector returns the weights in feature order.
 func (w TurnWeights) Vector() [TurnFeatureCount]float64 {
-	return [TurnFeatureCount]float64{w.BM25, w.BM25Ctx, w.Embed, w.EmbedCtx, w.Prior, w.Length}
+	return [TurnFeatureCount]float64{w.BM25, w.BM25Ctx, w.Embed, w.EmbedCtx, w.Prior, w.Length, w.BM25Wide}
 }
 
 // WithVector returns w with the weights of v in feature order.
 func (w TurnWeights) WithVector(v [TurnFeatureCount]float64) TurnWeights {
-	w.BM25, w.BM25Ctx, w.Embed, w.EmbedCtx, w.Prior, w.Length = v[0], v[1], v[2], v[3], v[4], v[5]
+	w.BM25, w.BM25Ctx, w.Embed, w.EmbedCtx, w.Prior, w.Length, w.BM25Wide = v[0], v[1], v[2], v[3], v[4], v[5], v[6]
 	return w
 }
 
@@ -108,8 +116,8 @@ type TurnQuery struct {
 // in the turn or within window turns of it, or an embedding similarity of
 // at least q.MinCosine. Only reached turns are hits; the rest of the
 // features only order them.
-func TurnReach(q TurnQuery, window int) []bool {
-	lex := windowMean(turnBM25(q.Query, q.Turns), window)
+func TurnReach(q TurnQuery, w TurnWeights) []bool {
+	lex := windowMean(turnBM25(q.Query, q.Turns, w.QueryStop), w.Window)
 	out := make([]bool, len(q.Turns))
 	for i := range q.Turns {
 		out[i] = lex[i] > 0
@@ -122,14 +130,15 @@ func TurnReach(q TurnQuery, window int) []bool {
 }
 
 // TurnFeatures computes the features of every turn of q, in the order of
-// TurnWeights.Vector.
-func TurnFeatures(q TurnQuery, window int) [][TurnFeatureCount]float64 {
+// TurnWeights.Vector, with w's window and query stopwords.
+func TurnFeatures(q TurnQuery, w TurnWeights) [][TurnFeatureCount]float64 {
+	window := w.Window
 	n := len(q.Turns)
 	out := make([][TurnFeatureCount]float64, n)
 	if n == 0 {
 		return out
 	}
-	lex := turnBM25(q.Query, q.Turns)
+	lex := turnBM25(q.Query, q.Turns, w.QueryStop)
 	cos := make([]float64, n)
 	for i := range q.Turns {
 		if i < len(q.Vecs) {
@@ -140,19 +149,19 @@ func TurnFeatures(q TurnQuery, window int) [][TurnFeatureCount]float64 {
 	}
 	normalize(lex)
 	normalize(cos)
-	lexCtx, cosCtx := windowMean(lex, window), windowMean(cos, window)
+	lexCtx, cosCtx, lexWide := windowMean(lex, window), windowMean(cos, window), windowMean(lex, 3*window)
 	prior := turnPrior(q.Turns, q.Topics, q.TopicScores)
 	for i, t := range q.Turns {
 		words := len(textutil.Terms(nil, t.Text))
 		length := math.Min(math.Log1p(float64(words))/math.Log1p(100), 1)
-		out[i] = [TurnFeatureCount]float64{lex[i], lexCtx[i], cos[i], cosCtx[i], prior[i], length}
+		out[i] = [TurnFeatureCount]float64{lex[i], lexCtx[i], cos[i], cosCtx[i], prior[i], length, lexWide[i]}
 	}
 	return out
 }
 
 // ScoreTurns scores every turn of q with w.
 func ScoreTurns(q TurnQuery, w TurnWeights) []float64 {
-	feats := TurnFeatures(q, w.Window)
+	feats := TurnFeatures(q, w)
 	wv := w.Vector()
 	scores := make([]float64, len(feats))
 	for i, f := range feats {
@@ -167,8 +176,8 @@ func ScoreTurns(q TurnQuery, w TurnWeights) []float64 {
 // the earlier turn. A query that matches nothing (no term, no similar
 // turn) returns no hits.
 func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
-	feats := TurnFeatures(q, w.Window)
-	reach := TurnReach(q, w.Window)
+	feats := TurnFeatures(q, w)
+	reach := TurnReach(q, w)
 	wv := w.Vector()
 	type scored struct {
 		i     int
@@ -197,11 +206,21 @@ func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
 }
 
 // turnBM25 scores each turn as a document against the query terms.
-func turnBM25(query string, turns []Turn) []float64 {
+func turnBM25(query string, turns []Turn, stop []string) []float64 {
 	scores := make([]float64, len(turns))
 	qterms := map[string]bool{}
 	for _, w := range textutil.Terms(nil, query) {
 		qterms[w] = true
+	}
+	// Question words go, unless the question is made of nothing else.
+	kept := map[string]bool{}
+	for w := range qterms {
+		if !slices.Contains(stop, w) {
+			kept[w] = true
+		}
+	}
+	if len(kept) > 0 {
+		qterms = kept
 	}
 	if len(qterms) == 0 {
 		return scores

@@ -2,6 +2,7 @@ package meetingctx
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -79,7 +80,7 @@ func TestDefaultTurnWeightsUseBothLegs(t *testing.T) {
 	if w.BM25+w.BM25Ctx <= 0 || w.Embed+w.EmbedCtx <= 0 {
 		t.Fatalf("shipped weights drop a leg: %+v", w)
 	}
-	if got, err := ParseTurnWeights(turnWeightsJSON); err != nil || got != w {
+	if got, err := ParseTurnWeights(turnWeightsJSON); err != nil || !reflect.DeepEqual(got, w) {
 		t.Fatalf("ParseTurnWeights = %+v, %v", got, err)
 	}
 	if _, err := ParseTurnWeights([]byte(`{"window": -1}`)); err == nil {
@@ -140,5 +141,25 @@ func TestRankTurnsNoMatchAndPrior(t *testing.T) {
 	q.Query = ""
 	if hits := RankTurns(q, w, 10); len(hits) != 0 {
 		t.Fatalf("empty query gave hits %v", seqs(hits))
+	}
+}
+
+// Query stopwords leave BM25 to the words of what is asked about, unless
+// the question has no other words.
+func TestRankTurnsQueryStopwords(t *testing.T) {
+	q := TurnQuery{Query: "what did the group discuss about the budget", Turns: []Turn{
+		{Seq: 0, Text: "let us discuss it as a group, the group should discuss"},
+		{Seq: 1, Text: "the budget is fine"},
+	}}
+	w := TurnWeights{BM25: 1, QueryStop: []string{"discuss", "group"}}
+	if hits := RankTurns(q, w, 2); len(hits) != 1 || hits[0].Seq != 1 {
+		t.Fatalf("with stopwords: %v", seqs(hits))
+	}
+	if hits := RankTurns(q, TurnWeights{BM25: 1}, 2); len(hits) != 2 || hits[0].Seq != 0 {
+		t.Fatalf("without stopwords: %v", seqs(hits))
+	}
+	q.Query = "discuss group"
+	if hits := RankTurns(q, w, 2); len(hits) != 1 || hits[0].Seq != 0 {
+		t.Fatalf("only stopwords: %v", seqs(hits))
 	}
 }

@@ -21,7 +21,7 @@ func trainRetrievalCommand() command {
 	return command{
 		name:    "train-retrieval",
 		summary: "learn turn search's fusion weights from QMSum specific queries (local provider, no services)",
-		usage:   "mithubctl train-retrieval DIR [--out pkg/meetingctx/turnweights.json] [--limit N] [--window 3] [--rounds 6]",
+		usage:   "mithubctl train-retrieval DIR [--out pkg/meetingctx/turnweights.json] [--limit N] [--window 3] [--rounds 6] [--query-stopwords]",
 		flags: func() *flag.FlagSet {
 			var c trainRetrievalConfig
 			return trainRetrievalFlags(&c)
@@ -36,6 +36,7 @@ func trainRetrievalFlags(c *trainRetrievalConfig) *flag.FlagSet {
 	fs.IntVar(&c.Opts.Limit, "limit", 0, "read at most N meetings (0: all)")
 	fs.IntVar(&c.Opts.Window, "window", 3, "half-width in turns of the context features")
 	fs.IntVar(&c.Rounds, "rounds", 6, "coordinate ascent rounds at most")
+	fs.BoolVar(&c.Opts.QueryStopwords, "query-stopwords", false, "learn question words to drop from queries before BM25")
 	return fs
 }
 
@@ -55,7 +56,7 @@ func runTrainRetrieval(ctx context.Context, e *env, args []string) error {
 		return usageErrorf("train-retrieval", "--limit >= 0, --window 1..50, --rounds >= 1")
 	}
 	c.Opts.Progress = e.stderr
-	qs, err := turntrain.Load(ctx, c.Dir, c.Opts)
+	qs, st, err := turntrain.Load(ctx, c.Dir, c.Opts)
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func runTrainRetrieval(ctx context.Context, e *env, args []string) error {
 		return fmt.Errorf("no specific queries with relevant spans in %s", c.Dir)
 	}
 	w := turntrain.Train(qs, c.Rounds, e.stderr)
-	b, err := turntrain.Marshal(meetingctx.TurnWeights{Window: c.Opts.Window}.WithVector(w))
+	b, err := turntrain.Marshal(meetingctx.TurnWeights{Window: st.Window, QueryStop: st.QueryStop}.WithVector(w))
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/textutil"
 )
 
 // Query is one specific query's features over its meeting's turns, and
@@ -37,22 +38,26 @@ type Options struct {
 	Limit int
 	// Window is the half-width of the context features (default 3).
 	Window int
+	// QueryStopwords learns query stopwords (QueryStopwords) and drops
+	// them from the queries. Off by default: on QMSum val they cost
+	// recall@10 (see README).
+	QueryStopwords bool
 	// Progress gets one line per meeting (nil: none).
 	Progress io.Writer
 }
 
 // Load segments every meeting of dir offline and returns the features of
 // its specific queries.
-func Load(ctx context.Context, dir string, o Options) ([]Query, error) {
+func Load(ctx context.Context, dir string, o Options) ([]Query, Stats, error) {
 	if o.Window <= 0 {
 		o.Window = 3
 	}
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
-		return nil, err
+		return nil, Stats{}, err
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("no QMSum meetings (*.json) in %s", dir)
+		return nil, Stats{}, fmt.Errorf("no QMSum meetings (*.json) in %s", dir)
 	}
 	slices.Sort(files)
 	if o.Limit > 0 && len(files) > o.Limit {
@@ -64,22 +69,117 @@ func Load(ctx context.Context, dir string, o Options) ([]Query, error) {
 		Store: discard{}, MaxConcurrentLLM: 1,
 	})
 	defer eng.Close(time.Minute)
-	var out []Query
+	var meetings []*qmsum.Meeting
 	for _, f := range files {
 		m, err := qmsum.Load(f)
 		if err != nil {
-			return nil, err
+			return nil, Stats{}, err
 		}
-		qs, err := meetingQueries(ctx, eng, m, o.Window)
+		meetings = append(meetings, m)
+	}
+	w := meetingctx.TurnWeights{Window: o.Window}
+	if o.QueryStopwords {
+		w.QueryStop = QueryStopwords(meetings)
+	}
+	var out []Query
+	for _, m := range meetings {
+		qs, err := meetingQueries(ctx, eng, m, w)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", m.Name, err)
+			return nil, Stats{}, fmt.Errorf("%s: %w", m.Name, err)
 		}
 		out = append(out, qs...)
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "%-12s %4d turns %3d queries\n", m.Name, len(m.Turns), len(qs))
 		}
 	}
-	return out, nil
+	return out, Stats{Window: o.Window, QueryStop: w.QueryStop}, nil
+}
+
+// Stats are what Load learned besides the features: the context window
+// and the query stopwords they were computed with.
+type Stats struct {
+	Window    int
+	QueryStop []string
+}
+
+// stopShare is the share of training queries a term must appear in to be
+// considered as a query stopword, and stopLift the most a stopword may be
+// enriched in the relevant turns of the queries that use it.
+const (
+	stopShare = 0.02
+	stopLift  = 2.0
+)
+
+// QueryStopwords are the terms of how questions are asked: in at least
+// stopShare of the meetings' specific queries, and, over those queries,
+// at most stopLift times as frequent in the relevant turns as in the
+// others ("discuss" and "summarize" qualify; "remote", frequent in
+// questions about remote controls and in their answers, does not).
+// Sorted.
+func QueryStopwords(ms []*qmsum.Meeting) []string {
+	df := map[string]int{}
+	n := 0
+	for _, m := range ms {
+		for _, q := range m.SpecificQueries {
+			n++
+			for t := range termSet(q.Query) {
+				df[t]++
+			}
+		}
+	}
+	cand := map[string]bool{}
+	for t, c := range df {
+		if n > 0 && float64(c) >= stopShare*float64(n) {
+			cand[t] = true
+		}
+	}
+	type counts struct{ relIn, rel, othIn, oth float64 }
+	lift := map[string]*counts{}
+	for t := range cand {
+		lift[t] = &counts{}
+	}
+	for _, m := range ms {
+		sets := make([]map[string]bool, len(m.Turns))
+		for i, t := range m.Turns {
+			sets[i] = termSet(t.Content)
+		}
+		for _, q := range m.SpecificQueries {
+			for t := range termSet(q.Query) {
+				c, ok := lift[t]
+				if !ok {
+					continue
+				}
+				for i := range m.Turns {
+					in := 0.0
+					if sets[i][t] {
+						in = 1
+					}
+					rel := false
+					for _, sp := range q.Spans {
+						rel = rel || sp.Contains(i)
+					}
+					if rel {
+						c.rel++
+						c.relIn += in
+					} else {
+						c.oth++
+						c.othIn += in
+					}
+				}
+			}
+		}
+	}
+	var out []string
+	for t, c := range lift {
+		if c.rel == 0 || c.oth == 0 || c.othIn == 0 {
+			continue
+		}
+		if (c.relIn/c.rel)/(c.othIn/c.oth) <= stopLift {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // MeetingTurns converts a QMSum meeting's spoken turns into context turns
@@ -94,7 +194,7 @@ func MeetingTurns(m *qmsum.Meeting) []meetingctx.Turn {
 	return turns
 }
 
-func meetingQueries(ctx context.Context, eng *meetingctx.Engine, m *qmsum.Meeting, window int) ([]Query, error) {
+func meetingQueries(ctx context.Context, eng *meetingctx.Engine, m *qmsum.Meeting, w meetingctx.TurnWeights) ([]Query, error) {
 	turns := MeetingTurns(m)
 	if len(turns) == 0 {
 		return nil, nil
@@ -133,7 +233,7 @@ func meetingQueries(ctx context.Context, eng *meetingctx.Engine, m *qmsum.Meetin
 			continue
 		}
 		q := mgr.TurnQuery(ctx, sq.Query, turns, vecs)
-		out = append(out, Query{Features: meetingctx.TurnFeatures(q, window), Reach: meetingctx.TurnReach(q, window), Relevant: rel})
+		out = append(out, Query{Features: meetingctx.TurnFeatures(q, w), Reach: meetingctx.TurnReach(q, w), Relevant: rel})
 	}
 	return out, nil
 }
@@ -243,6 +343,14 @@ func Train(qs []Query, rounds int, progress io.Writer) [meetingctx.TurnFeatureCo
 		}
 	}
 	return w
+}
+
+func termSet(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range textutil.Terms(nil, s) {
+		out[t] = true
+	}
+	return out
 }
 
 // Marshal writes weights as turnweights.json: indented, stable.

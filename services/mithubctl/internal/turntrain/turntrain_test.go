@@ -45,7 +45,8 @@ func TestTrainDeterministic(t *testing.T) {
 	var outs [2][]byte
 	var qs []Query
 	for i := range outs {
-		qs, err = Load(ctx, filepath.Join(dir, "train"), Options{Limit: 3})
+		var st Stats
+		qs, st, err = Load(ctx, filepath.Join(dir, "train"), Options{Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +54,7 @@ func TestTrainDeterministic(t *testing.T) {
 			t.Fatal("no queries")
 		}
 		w := Train(qs, 2, nil)
-		if outs[i], err = Marshal(meetingctx.TurnWeights{Window: 3}.WithVector(w)); err != nil {
+		if outs[i], err = Marshal(meetingctx.TurnWeights{Window: st.Window, QueryStop: st.QueryStop}.WithVector(w)); err != nil {
 			t.Fatal(err)
 		}
 	}
