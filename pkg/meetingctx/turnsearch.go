@@ -107,6 +107,10 @@ type TurnQuery struct {
 	// gets TopicScores[j]. Both may be empty.
 	Topics      []Topic
 	TopicScores []float64
+	// TermsOf, when set, gives turn i's distinct search terms (sorted,
+	// as textutil.Terms makes them) and how often each occurs, so turns
+	// indexed once are not tokenised again for every query.
+	TermsOf func(i int) (terms []string, freqs []int32)
 	// MinCosine is the similarity at which the embedding alone makes a
 	// turn a hit; below it a turn needs a query term in it or near it.
 	MinCosine float64
@@ -117,33 +121,33 @@ type TurnQuery struct {
 // at least q.MinCosine. Only reached turns are hits; the rest of the
 // features only order them.
 func TurnReach(q TurnQuery, w TurnWeights) []bool {
-	lex := windowMean(turnBM25(q.Query, q.Turns, w.QueryStop), w.Window)
-	out := make([]bool, len(q.Turns))
-	for i := range q.Turns {
-		out[i] = lex[i] > 0
-		if !out[i] && i < len(q.Vecs) {
-			c, ok := cosine(q.QueryVec, q.Vecs[i])
-			out[i] = ok && c > 0 && c >= q.MinCosine
-		}
-	}
-	return out
+	_, reach := turnScores(q, w)
+	return reach
 }
 
 // TurnFeatures computes the features of every turn of q, in the order of
 // TurnWeights.Vector, with w's window and query stopwords.
 func TurnFeatures(q TurnQuery, w TurnWeights) [][TurnFeatureCount]float64 {
+	feats, _ := turnScores(q, w)
+	return feats
+}
+
+// turnScores computes the features and the reach of every turn of q.
+func turnScores(q TurnQuery, w TurnWeights) ([][TurnFeatureCount]float64, []bool) {
 	window := w.Window
 	n := len(q.Turns)
 	out := make([][TurnFeatureCount]float64, n)
+	reach := make([]bool, n)
 	if n == 0 {
-		return out
+		return out, reach
 	}
-	lex := turnBM25(q.Query, q.Turns, w.QueryStop)
+	lex := turnBM25(q, w.QueryStop)
 	cos := make([]float64, n)
 	for i := range q.Turns {
 		if i < len(q.Vecs) {
 			if c, ok := cosine(q.QueryVec, q.Vecs[i]); ok && c > 0 {
 				cos[i] = c
+				reach[i] = c >= q.MinCosine
 			}
 		}
 	}
@@ -151,12 +155,13 @@ func TurnFeatures(q TurnQuery, w TurnWeights) [][TurnFeatureCount]float64 {
 	normalize(cos)
 	lexCtx, cosCtx, lexWide := windowMean(lex, window), windowMean(cos, window), windowMean(lex, 3*window)
 	prior := turnPrior(q.Turns, q.Topics, q.TopicScores)
-	for i, t := range q.Turns {
-		words := len(textutil.Terms(nil, t.Text))
-		length := math.Min(math.Log1p(float64(words))/math.Log1p(100), 1)
+	lens := turnLengths(q)
+	for i := range q.Turns {
+		reach[i] = reach[i] || lexCtx[i] > 0
+		length := math.Min(math.Log1p(float64(lens[i]))/math.Log1p(100), 1)
 		out[i] = [TurnFeatureCount]float64{lex[i], lexCtx[i], cos[i], cosCtx[i], prior[i], length, lexWide[i]}
 	}
-	return out
+	return out, reach
 }
 
 // ScoreTurns scores every turn of q with w.
@@ -176,8 +181,7 @@ func ScoreTurns(q TurnQuery, w TurnWeights) []float64 {
 // the earlier turn. A query that matches nothing (no term, no similar
 // turn) returns no hits.
 func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
-	feats := TurnFeatures(q, w)
-	reach := TurnReach(q, w)
+	feats, reach := turnScores(q, w)
 	wv := w.Vector()
 	type scored struct {
 		i     int
@@ -205,11 +209,31 @@ func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
 	return out
 }
 
-// turnBM25 scores each turn as a document against the query terms.
-func turnBM25(query string, turns []Turn, stop []string) []float64 {
+// turnLengths counts each turn's search terms.
+func turnLengths(q TurnQuery) []int {
+	out := make([]int, len(q.Turns))
+	var buf []string
+	for i, t := range q.Turns {
+		if q.TermsOf != nil {
+			_, freqs := q.TermsOf(i)
+			for _, f := range freqs {
+				out[i] += int(f)
+			}
+			continue
+		}
+		buf = textutil.Terms(buf[:0], t.Text)
+		out[i] = len(buf)
+	}
+	return out
+}
+
+// turnBM25 scores each turn as a document against the query's terms
+// (less stop, unless nothing else is left).
+func turnBM25(q TurnQuery, stop []string) []float64 {
+	turns := q.Turns
 	scores := make([]float64, len(turns))
 	qterms := map[string]bool{}
-	for _, w := range textutil.Terms(nil, query) {
+	for _, w := range textutil.Terms(nil, q.Query) {
 		qterms[w] = true
 	}
 	// Question words go, unless the question is made of nothing else.
@@ -225,32 +249,49 @@ func turnBM25(query string, turns []Turn, stop []string) []float64 {
 	if len(qterms) == 0 {
 		return scores
 	}
-	tf := make([]map[string]int, len(turns))
-	lens := make([]float64, len(turns))
-	df := map[string]int{}
+	qlist := make([]string, 0, len(qterms))
+	for w := range qterms {
+		qlist = append(qlist, w)
+	}
+	slices.Sort(qlist)
+	tf := make([][]int, len(turns)) // tf[i][j]: count of qlist[j] in turn i
+	lens := turnLengths(q)
+	df := make([]int, len(qlist))
 	total := 0.0
 	var words []string
 	for i, t := range turns {
-		words = textutil.Terms(words[:0], t.Text)
-		lens[i] = float64(len(words))
-		total += lens[i]
-		for _, w := range words {
-			if !qterms[w] {
-				continue
+		total += float64(lens[i])
+		if q.TermsOf != nil {
+			terms, freqs := q.TermsOf(i)
+			for j, w := range qlist {
+				if k, ok := slices.BinarySearch(terms, w); ok {
+					if tf[i] == nil {
+						tf[i] = make([]int, len(qlist))
+					}
+					tf[i][j] = int(freqs[k])
+				}
 			}
-			if tf[i] == nil {
-				tf[i] = map[string]int{}
+		} else {
+			words = textutil.Terms(words[:0], t.Text)
+			for _, w := range words {
+				if j, ok := slices.BinarySearch(qlist, w); ok {
+					if tf[i] == nil {
+						tf[i] = make([]int, len(qlist))
+					}
+					tf[i][j]++
+				}
 			}
-			if tf[i][w] == 0 {
-				df[w]++
+		}
+		for j := range tf[i] {
+			if tf[i][j] > 0 {
+				df[j]++
 			}
-			tf[i][w]++
 		}
 	}
 	avg := math.Max(total/float64(len(turns)), 1)
 	for i := range turns {
-		for w, f := range tf[i] {
-			scores[i] += textutil.BM25(f, df[w], len(turns), lens[i], avg)
+		for j, f := range tf[i] {
+			scores[i] += textutil.BM25(f, df[j], len(turns), float64(lens[i]), avg)
 		}
 	}
 	return scores

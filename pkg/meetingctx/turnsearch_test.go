@@ -3,6 +3,9 @@ package meetingctx
 import (
 	"fmt"
 	"reflect"
+	"slices"
+
+	"github.com/mithub/mithub/pkg/textutil"
 	"testing"
 )
 
@@ -161,5 +164,37 @@ func TestRankTurnsQueryStopwords(t *testing.T) {
 	q.Query = "discuss group"
 	if hits := RankTurns(q, w, 2); len(hits) != 1 || hits[0].Seq != 0 {
 		t.Fatalf("only stopwords: %v", seqs(hits))
+	}
+}
+
+// Turns indexed once (TermsOf) rank exactly as turns tokenised per query.
+func TestRankTurnsTermsOfMatchesTokenising(t *testing.T) {
+	q := fusionFixture()
+	q.Turns[5].Text = "예산 budget 예산을 줄입시다, the budget"
+	q.Query = "budget 예산"
+	type idx struct {
+		terms []string
+		freqs []int32
+	}
+	ix := make([]idx, len(q.Turns))
+	for i, tu := range q.Turns {
+		counts := map[string]int32{}
+		for _, w := range textutil.Terms(nil, tu.Text) {
+			counts[w]++
+		}
+		for w := range counts {
+			ix[i].terms = append(ix[i].terms, w)
+		}
+		slices.Sort(ix[i].terms)
+		for _, w := range ix[i].terms {
+			ix[i].freqs = append(ix[i].freqs, counts[w])
+		}
+	}
+	w := TurnWeights{BM25: 1, BM25Ctx: 0.5, Embed: 1, Length: 0.3, BM25Wide: 1, Window: 2}
+	want := RankTurns(q, w, 0)
+	q.TermsOf = func(i int) ([]string, []int32) { return ix[i].terms, ix[i].freqs }
+	got := RankTurns(q, w, 0)
+	if !reflect.DeepEqual(seqs(got), seqs(want)) || len(want) == 0 {
+		t.Fatalf("indexed %v, tokenised %v", seqs(got), seqs(want))
 	}
 }

@@ -43,13 +43,15 @@ func (s *Service) weights() meetingctx.TurnWeights {
 func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, snap meetingctx.Snapshot, query string, k int) ([]meetingctx.TurnHit, error) {
 	var turns []meetingctx.Turn
 	var vecs [][]float32
+	var docs []*ask.Indexed
 	for _, t := range snap.Topics {
-		docs, v, err := s.topicTurnsVecs(ctx, tenantID, meetingID, m, t)
+		x, v, err := s.topicTurnsVecs(ctx, tenantID, meetingID, m, t)
 		if err != nil {
 			return nil, err
 		}
-		for i := range docs.Docs {
-			turns = append(turns, docs.Docs[i].Turn)
+		for i := range x.Docs {
+			turns = append(turns, x.Docs[i].Turn)
+			docs = append(docs, &x.Docs[i])
 		}
 		vecs = append(vecs, v...)
 	}
@@ -57,9 +59,16 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 	if err != nil {
 		return nil, err
 	}
+	pendDocs := ask.Index(snap.Pending)
+	for i := range pendDocs {
+		docs = append(docs, &pendDocs[i])
+	}
 	turns = append(turns, snap.Pending...)
 	vecs = append(vecs, pending...)
-	return m.SearchTurns(ctx, query, turns, vecs, s.weights(), k), nil
+	q := m.TurnQuery(ctx, query, turns, vecs)
+	// Indexed turns carry their terms: no tokenising per search.
+	q.TermsOf = func(i int) ([]string, []int32) { return docs[i].Terms, docs[i].Freqs }
+	return meetingctx.RankTurns(q, s.weights(), k), nil
 }
 
 // topicTurnsVecs returns a topic's indexed turns and their embeddings,
