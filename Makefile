@@ -4,7 +4,7 @@ GO ?= go
 MODULES := github.com/mithub/mithub/...
 SERVICES := agent-api realtime-worker pr-worker mithubctl
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval eval-pr train soak chaos fuzz vuln clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval eval-pr security-check soak chaos fuzz vuln clean help
 
 all: build
 
@@ -65,8 +65,11 @@ test-mcp: dev-up build ## drive `mithubctl mcp` with the official MCP TypeScript
 test-console: dev-up build ## the web console in Debian's Chromium (playwright-core from npm): replay, topics, ask, citations, PR; screenshots in test-output/console/
 	bash scripts/test-console.sh
 
-eval: dev-up build ## topic segmentation (Pk, WindowDiff) and search recall@5 on QMSum val
+eval: dev-up build ## QMSum val through the API: segmentation (Pk, WindowDiff, boundary F1) and turn search (recall@5/10/20, MRR) beside baselines; Markdown + tmp/eval.json
 	bash scripts/eval.sh
+
+train-retrieval: ## rebuild pkg/meetingctx/turnweights.json (turn search fusion weights) from QMSum train, deterministically
+	$(GO) run ./services/mithubctl/cmd/mithubctl train-retrieval "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/meetingctx/turnweights.json
 
 eval-pr: build ## PR agenda vs QMSum annotated topics (keyword overlap), 5 val meetings, local provider
 	bin/mithubctl eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 5

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Scores topic segmentation and search on QMSum: starts agent-api on a
+# Scores topic segmentation and turn search on QMSum beside baselines
+# (Markdown on stdout, JSON in tmp/eval.json): starts agent-api on a
 # fresh database with the configured provider (local by default) and runs
 # `mithubctl eval` over a split.
 #
 # Environment:
 #   EVAL_SPLIT   QMSum split directory under the data dir (default: val)
 #   EVAL_LIMIT   evaluate at most N meetings (default: all)
+#   MITHUB_QMSUM_DIR  QMSum data directory (default: ../shared/data/qmsum)
+# The run fails, with no figures, when a meeting ends with no topics or
+# with turns still pending after the settle bound (--settle, default 5m).
 set -euo pipefail
 SCRIPT_NAME=eval
 cd "$(dirname "$0")/.."

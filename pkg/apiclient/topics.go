@@ -112,3 +112,31 @@ func (c *Client) WaitTopics(ctx context.Context, meetingID string, last int, bou
 		}
 	}
 }
+
+// TurnHit is a turn search hit.
+type TurnHit struct {
+	Seq         int     `json:"seq"`
+	SpeakerName string  `json:"speaker_name"`
+	StartMS     int64   `json:"start_ms"`
+	Text        string  `json:"text"`
+	Score       float64 `json:"score"`
+	TopicID     string  `json:"topic_id"`
+}
+
+// TurnSearch is the answer of SearchTurns.
+type TurnSearch struct {
+	MeetingID string    `json:"meeting_id"`
+	Query     string    `json:"query"`
+	Hits      []TurnHit `json:"hits"`
+}
+
+// SearchTurns ranks the meeting's turns for a query (GET
+// /v1/meetings/{id}/search), best first; k <= 0 takes the server's
+// default.
+func (c *Client) SearchTurns(ctx context.Context, meetingID, query string, k int) (TurnSearch, error) {
+	var ts TurnSearch
+	if err := c.meetingCall(ctx, http.MethodGet, meetingID, "/search?"+searchQuery(query, k), nil, retryIdempotent, &ts); err != nil {
+		return TurnSearch{}, fmt.Errorf("search turns of %s: %w", meetingID, err)
+	}
+	return ts, nil
+}

@@ -24,10 +24,6 @@ import (
 const (
 	MaxQuestionRunes = 4000
 	MaxThreadIDLen   = 128
-	// searchTopics is how many matching topics are read in detail.
-	searchTopics = 3
-	// topicTurns bounds the turns read per searched topic.
-	topicTurns = 400
 	// periodTurns bounds the turns read for a catch-up.
 	periodTurns = 2000
 )
@@ -69,6 +65,8 @@ type Service struct {
 	// (a topic of 400 turns takes about 270 KB with its text); 0 takes
 	// DefaultTopicCacheBytes, a negative value keeps none.
 	TopicCacheBytes int64
+	// TurnWeights fuse turn search's features (nil: meetingctx.DefaultTurnWeights).
+	TurnWeights *meetingctx.TurnWeights
 
 	topicsOnce sync.Once
 	topics     *topicCache
@@ -234,7 +232,7 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 		TurnsOnly:    !req.Debug && !ask.ReadsPrompt(s.Answerer),
 	}
 	if p.plan.NeedSearch {
-		if in.Searched, err = s.searched(ctx, p, m); err != nil {
+		if in.Searched, err = s.searched(ctx, p, m, snap); err != nil {
 			return nil, err
 		}
 	}
@@ -327,33 +325,26 @@ func (s *Service) loadThread(ctx context.Context, p *Prepared) error {
 	return nil
 }
 
-// searched reads the turns of the topics that best match the plan's
-// query, each topic's turns best first.
-func (s *Service) searched(ctx context.Context, p *Prepared, m *meetingctx.Manager) ([]ask.SearchedTopic, error) {
-	hits, err := m.Search(ctx, p.plan.NextSubquery, searchTopics)
+// searched selects an answer's evidence with turn search (the same as
+// GET /v1/meetings/{id}/search): the best turns for the plan's query,
+// grouped by topic.
+func (s *Service) searched(ctx context.Context, p *Prepared, m *meetingctx.Manager, snap meetingctx.Snapshot) ([]ask.SearchedTopic, error) {
+	hits, err := s.searchTurns(ctx, p.tenantID, p.meeting.ID, m, snap, p.plan.NextSubquery, askTurnHits)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ask.SearchedTopic, 0, len(hits))
-	for _, h := range hits {
-		docs, err := s.topicTurns(ctx, p, h.Topic)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ask.SearchedTopic{Topic: h, Index: docs, Order: docs.Ranked(p.plan.NextSubquery)})
-	}
-	return out, nil
+	return s.searchedFromTurns(ctx, p.tenantID, p.meeting.ID, snap, hits)
 }
 
 // topicTurns returns a topic's turns, indexed for scoring, from the cache
 // or from the store. A topic that grows or merges gets a new key.
-func (s *Service) topicTurns(ctx context.Context, p *Prepared, t meetingctx.Topic) (*ask.TurnIndex, error) {
+func (s *Service) topicTurns(ctx context.Context, tenantID, meetingID string, t meetingctx.Topic) (*ask.TurnIndex, error) {
 	c := s.topicCache()
-	key := topicKey{tenantID: p.tenantID, meetingID: p.meeting.ID, topicID: t.ID, version: t.Version, startSeq: t.StartSeq, endSeq: t.EndSeq}
+	key := topicKeyOf(tenantID, meetingID, t)
 	if docs, ok := c.get(key); ok {
 		return docs, nil
 	}
-	rows, err := s.Store.TranscriptRange(ctx, p.tenantID, p.meeting.ID, t.StartSeq, t.EndSeq, topicTurns)
+	rows, err := s.readTopic(ctx, tenantID, meetingID, t)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,8 @@ func (k topicKey) topic() topicID { return topicID{k.tenantID, k.meetingID, k.to
 
 type topicEntry struct {
 	docs *ask.TurnIndex
+	// vecs are the embeddings of docs' turns, once computed (see setVecs).
+	vecs [][]float32
 	size int64
 }
 
@@ -96,6 +98,39 @@ func (c *topicCache) add(k topicKey, mergedFrom []string, docs *ask.TurnIndex) {
 	}
 }
 
+// vecs returns the turn embeddings cached with k's turns.
+func (c *topicCache) vecs(k topicKey) ([][]float32, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.lru.Peek(k)
+	if !ok || e.vecs == nil {
+		return nil, false
+	}
+	return e.vecs, true
+}
+
+// setVecs keeps the turn embeddings of k's turns beside them, counting
+// their bytes against the bound; without k's turns cached it does nothing.
+func (c *topicCache) setVecs(k topicKey, vecs [][]float32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.lru.Peek(k)
+	if !ok || e.vecs != nil {
+		return
+	}
+	var size int64
+	for _, v := range vecs {
+		size += vecBytes + 4*int64(len(v))
+	}
+	e.vecs = vecs
+	e.size += size
+	c.lru.Add(k, e)
+	c.bytes += size
+	for c.bytes > c.max && c.lru.Len() > 0 {
+		c.lru.RemoveOldest()
+	}
+}
+
 // dropMeeting removes every topic of a meeting.
 func (c *topicCache) dropMeeting(tenantID, meetingID string) {
 	c.mu.Lock()
@@ -128,6 +163,8 @@ const (
 	indexedTurnBytes = 224
 	termBytes        = 16 + 4 + 8 + 32
 	topicEntryBytes  = 2048
+	// vecBytes is a turn embedding's slice header; its floats count apart.
+	vecBytes = 24
 )
 
 // turnIndexSize estimates the memory an index holds on to: its turns'

@@ -126,6 +126,7 @@ func New(d Deps) *fiber.App {
 	v1.Get("/meetings/:id/transcript", s.getTranscript)
 	v1.Post("/meetings/:id/ask", s.ask)
 	v1.Get("/meetings/:id/topics", s.getTopics)
+	v1.Get("/meetings/:id/search", s.searchTurns)
 	v1.Get("/search", s.search)
 	v1.Post("/meetings/:id/generate-pr", s.generatePR)
 	v1.Get("/meetings/:id/prs", s.listMeetingPRs)

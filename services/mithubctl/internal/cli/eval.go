@@ -3,6 +3,10 @@ package cli
 import (
 	"context"
 	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/mithub/mithub/services/mithubctl/internal/eval"
 )
@@ -10,14 +14,16 @@ import (
 type evalConfig struct {
 	API  apiConfig
 	Dir  string
+	JSON string
 	Opts eval.Options
 }
 
 func evalCommand() command {
 	return command{
-		name:    "eval",
-		summary: "replay QMSum meetings through agent-api and score topics (Pk, WindowDiff) and search (recall@k)",
-		usage:   "mithubctl eval DIR [--limit N] [--k 5] [--batch 100]",
+		name: "eval",
+		summary: "replay QMSum meetings through agent-api; score topics (Pk, WindowDiff, boundary F1) and turn search (recall@5/10/20, MRR) beside baselines; " +
+			"DIR defaults to $MITHUB_QMSUM_DIR/val",
+		usage: "mithubctl eval [DIR] [--limit N] [--batch 100] [--settle 5m] [--json tmp/eval.json]",
 		flags: func() *flag.FlagSet {
 			var c evalConfig
 			return evalFlags(&c)
@@ -29,35 +35,58 @@ func evalCommand() command {
 func evalFlags(c *evalConfig) *flag.FlagSet {
 	fs := newFlagSet("eval")
 	fs.IntVar(&c.Opts.Limit, "limit", 0, "evaluate at most N meetings (0: all)")
-	fs.IntVar(&c.Opts.K, "k", 5, "search results a query may be found in")
 	fs.IntVar(&c.Opts.Batch, "batch", 100, "utterances per request")
+	fs.DurationVar(&c.Opts.Settle, "settle", 5*time.Minute, "how long a meeting may stay pending after it ends before the run fails")
+	fs.StringVar(&c.JSON, "json", "tmp/eval.json", "write the report as JSON here (empty: do not)")
 	c.API.register(fs)
 	return fs
 }
 
-// runEval takes the directory first, then flags.
+// runEval takes the directory first (optional), then flags.
 func runEval(ctx context.Context, e *env, args []string) error {
 	var c evalConfig
-	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
-		if err := parseFlags(evalFlags(&c), args); err != nil {
-			return err
-		}
-		return usageErrorf("eval", "a QMSum directory is required, e.g. ../shared/data/qmsum/val")
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		c.Dir, args = args[0], args[1:]
 	}
-	c.Dir = args[0]
-	if err := parseFlags(evalFlags(&c), args[1:]); err != nil {
+	if err := parseFlags(evalFlags(&c), args); err != nil {
 		return err
 	}
-	if c.Opts.K < 1 || c.Opts.K > 50 || c.Opts.Batch < 1 || c.Opts.Batch > 500 || c.Opts.Limit < 0 {
-		return usageErrorf("eval", "--k must be 1..50, --batch 1..500, --limit >= 0")
+	if c.Dir == "" {
+		data := e.getenv("MITHUB_QMSUM_DIR")
+		if data == "" {
+			data = "../shared/data/qmsum"
+		}
+		c.Dir = filepath.Join(data, "val")
+	}
+	if c.Opts.Batch < 1 || c.Opts.Batch > 500 || c.Opts.Limit < 0 || c.Opts.Settle <= 0 {
+		return usageErrorf("eval", "--batch must be 1..500, --limit >= 0, --settle > 0")
 	}
 	if err := c.API.resolve("eval", e.getenv); err != nil {
 		return err
 	}
 	c.Opts.Progress = e.stderr
 	rep, err := eval.Run(ctx, c.API.client(e.stderr), c.Dir, c.Opts)
-	if len(rep.Meetings) > 0 {
-		rep.Markdown(e.stdout, c.Opts.K)
+	if err != nil {
+		// No figures from a partial or degenerate run.
+		return fmt.Errorf("eval failed after %d meetings, no figures reported: %w", len(rep.Meetings), err)
 	}
-	return err
+	rep.Markdown(e.stdout)
+	if c.JSON != "" {
+		if err := os.MkdirAll(filepath.Dir(c.JSON), 0o755); err != nil {
+			return err
+		}
+		f, err := os.Create(c.JSON)
+		if err != nil {
+			return err
+		}
+		if err := rep.JSON(f); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "report written to %s\n", c.JSON)
+	}
+	return nil
 }

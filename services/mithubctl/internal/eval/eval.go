@@ -1,18 +1,34 @@
 // Package eval runs QMSum meetings through a running agent-api and scores
-// its topics: Pk and WindowDiff of the L1 segmentation against the
-// annotated topic_list, recall@5 of topic search over the specific
-// queries, and how often the answer to a specific query cites a turn
-// inside one of its annotated relevant spans.
+// what it says against the annotations, beside baselines computed in the
+// same run:
+//
+//   - segmentation: Pk, WindowDiff and boundary F1 (within ±3 turns) of
+//     the L1 topics against the annotated topic_list, and the number of
+//     topics beside the annotated count; baselines one topic, an even
+//     split into the annotated count, and fixed windows of 25 and 120
+//     turns;
+//   - retrieval at the turn level, for each specific query with relevant
+//     spans: recall@5/10/20 (the share of queries with a relevant turn
+//     among the first k hits) and MRR (1/rank of the first relevant hit,
+//     0 beyond 100) of GET /v1/meetings/{id}/search, against BM25 over
+//     turns and a random order; and whether topic search's top 3 topics
+//     overlap a relevant span, for the L1 topics and (ranked by BM25 over
+//     their text) for each baseline segmentation, with the topic counts
+//     beside, so a degenerate segmentation is visible.
+//
+// A meeting that ends with no topics, or with turns still pending after
+// the settle bound, fails the run instead of giving figures.
 package eval
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
-	"sort"
 	"time"
 
 	"github.com/mithub/mithub/pkg/apiclient"
@@ -25,9 +41,6 @@ import (
 type Options struct {
 	// Batch is utterances per request (default 100).
 	Batch int
-	// K is the number of search results a query may be found in
-	// (default 5).
-	K int
 	// Limit caps the meetings evaluated (0: all).
 	Limit int
 	// Settle bounds how long to wait for L1 after a meeting ends
@@ -37,35 +50,64 @@ type Options struct {
 	Progress io.Writer
 }
 
+// Method names, in report order.
+const (
+	Ours    = "mithub"
+	One     = "one topic"
+	Even    = "even split"
+	Win25   = "windows of 25"
+	Win120  = "windows of 120"
+	BM25    = "BM25 over turns"
+	Random  = "random turns"
+	searchK = 100
+)
+
+// Cutoffs of recall@k.
+var Cutoffs = []int{5, 10, 20}
+
+// Seg are a segmentation's scores on one meeting.
+type Seg struct {
+	Topics int     `json:"topics"`
+	Pk     float64 `json:"pk"`
+	WD     float64 `json:"window_diff"`
+	F1     float64 `json:"boundary_f1"`
+	// TopicTop3 counts queries whose top 3 topics overlap a relevant span.
+	TopicTop3 int `json:"topic_top3_overlap"`
+}
+
+// Ret are a turn ranking's scores on one meeting: Found[k] queries with a
+// relevant turn in the top k, and the sum of reciprocal ranks.
+type Ret struct {
+	Found  map[int]int `json:"found_at"`
+	RRSum  float64     `json:"rr_sum"`
+	NoHits int         `json:"queries_without_hits"`
+}
+
 // MeetingResult is one meeting's scores.
 type MeetingResult struct {
-	Name      string
-	MeetingID string
-	Turns     int
-	RefTopics int
-	HypTopics int
-	K         int // the Pk/WindowDiff window
-	Pk        float64
-	WD        float64
-	Queries   int
-	Found     int
-	// Cited counts the queries whose answer cites a turn inside a gold
-	// span.
-	Cited int
+	Name      string         `json:"name"`
+	MeetingID string         `json:"meeting_id"`
+	Turns     int            `json:"turns"`
+	RefTopics int            `json:"annotated_topics"`
+	K         int            `json:"pk_window"`
+	Queries   int            `json:"queries"`
+	Seg       map[string]Seg `json:"segmentation"`
+	Ret       map[string]Ret `json:"retrieval"`
 }
 
 // Report is the whole run.
 type Report struct {
-	Meetings []MeetingResult
+	Meetings []MeetingResult `json:"meetings"`
+	Overall  Overall         `json:"overall"`
 }
+
+// ErrDegenerate: the service's state cannot give honest figures.
+var ErrDegenerate = errors.New("degenerate state")
 
 // Run evaluates every *.json meeting in dir.
 func Run(ctx context.Context, client *apiclient.Client, dir string, o Options) (Report, error) {
 	if o.Batch <= 0 {
 		o.Batch = 100
-	}
-	if o.K <= 0 {
-		o.K = 5
 	}
 	if o.Settle <= 0 {
 		o.Settle = 5 * time.Minute
@@ -89,9 +131,12 @@ func Run(ctx context.Context, client *apiclient.Client, dir string, o Options) (
 		}
 		rep.Meetings = append(rep.Meetings, r)
 		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "%-10s Pk %.3f  WD %.3f  recall@%d %d/%d\n", r.Name, r.Pk, r.WD, o.K, r.Found, r.Queries)
+			s, rt := r.Seg[Ours], r.Ret[Ours]
+			fmt.Fprintf(o.Progress, "%-10s topics %d/%d  Pk %.3f  WD %.3f  F1 %.3f  recall@10 %d/%d (BM25 %d)\n",
+				r.Name, s.Topics, r.RefTopics, s.Pk, s.WD, s.F1, rt.Found[10], r.Queries, r.Ret[BM25].Found[10])
 		}
 	}
+	rep.Overall = rep.summarize()
 	return rep, nil
 }
 
@@ -118,41 +163,176 @@ func evalMeeting(ctx context.Context, client *apiclient.Client, file string, o O
 		return MeetingResult{}, err
 	}
 	if err := client.WaitTopics(ctx, mt.ID, len(utts)-1, o.Settle); err != nil {
-		return MeetingResult{}, err
+		return MeetingResult{}, fmt.Errorf("%w: turns still pending after the meeting ended: %v", ErrDegenerate, err)
 	}
 	tl, err := client.Topics(ctx, mt.ID)
 	if err != nil {
 		return MeetingResult{}, err
 	}
-
-	ref := segeval.ReferenceLabels(m)
-	hyp := segeval.HypothesisLabels(len(m.Turns), toTurnSpans(tl.Topics, spoken))
-	k := segeval.DefaultK(ref)
-	res := MeetingResult{
-		Name: m.Name, MeetingID: mt.ID, Turns: len(m.Turns), RefTopics: len(m.Topics), HypTopics: len(tl.Topics),
-		K: k, Pk: segeval.Pk(ref, hyp, k), WD: segeval.WindowDiff(ref, hyp, k),
+	if len(tl.Topics) == 0 {
+		return MeetingResult{}, fmt.Errorf("%w: no topics after the meeting ended", ErrDegenerate)
 	}
+	if tl.PendingTurns > 0 {
+		return MeetingResult{}, fmt.Errorf("%w: %d turns pending after the meeting ended", ErrDegenerate, tl.PendingTurns)
+	}
+
+	n := len(m.Turns)
+	ref := segeval.ReferenceLabels(m)
+	refCount := segeval.Segments(ref)
+	res := MeetingResult{Name: m.Name, MeetingID: mt.ID, Turns: n, RefTopics: refCount, K: segeval.DefaultK(ref),
+		Seg: map[string]Seg{}, Ret: map[string]Ret{}}
+	segs := map[string][]meetingctx.Topic{
+		Ours:   toTurnSpans(tl.Topics, spoken),
+		One:    {{StartSeq: 0, EndSeq: n - 1}},
+		Even:   evenSplit(n, refCount),
+		Win25:  windows(n, 25),
+		Win120: windows(n, 120),
+	}
+	if len(segs[Ours]) == 0 {
+		return MeetingResult{}, fmt.Errorf("%w: no topic maps onto the meeting's turns", ErrDegenerate)
+	}
+	for name, ts := range segs {
+		hyp := segeval.HypothesisLabels(n, ts)
+		_, _, f1 := segeval.BoundaryPRF(ref, hyp, segeval.BoundaryTolerance)
+		res.Seg[name] = Seg{Topics: len(ts), Pk: segeval.Pk(ref, hyp, res.K), WD: segeval.WindowDiff(ref, hyp, res.K), F1: f1}
+	}
+
+	turns := make([]meetingctx.Turn, len(spoken))
+	for k, ti := range spoken {
+		turns[k] = meetingctx.Turn{Seq: k, Text: m.Turns[ti].Content}
+	}
+	for _, name := range []string{Ours, BM25, Random} {
+		res.Ret[name] = Ret{Found: map[int]int{}}
+	}
+	rng := rand.New(rand.NewPCG(1, seedOf(m.Name)))
 	for _, q := range m.SpecificQueries {
 		if len(q.Spans) == 0 {
 			continue
 		}
 		res.Queries++
-		hits, err := client.SearchTopics(ctx, mt.ID, q.Query, o.K)
+		relevant := func(seq int) bool {
+			if seq < 0 || seq >= len(spoken) {
+				return false
+			}
+			for _, s := range q.Spans {
+				if s.Contains(spoken[seq]) {
+					return true
+				}
+			}
+			return false
+		}
+		hits, err := client.SearchTurns(ctx, mt.ID, q.Query, searchK)
 		if err != nil {
 			return MeetingResult{}, err
 		}
-		if found(hits.Results, q.Spans, spoken) {
-			res.Found++
+		ours := make([]int, len(hits.Hits))
+		for i, h := range hits.Hits {
+			ours[i] = h.Seq
 		}
-		ans, err := client.Ask(ctx, mt.ID, apiclient.AskRequest{Question: q.Query})
+		score(res.Ret, Ours, ours, relevant)
+		bm := meetingctx.RankTurns(meetingctx.TurnQuery{Query: q.Query, Turns: turns}, meetingctx.TurnWeights{BM25: 1}, searchK)
+		bmSeqs := make([]int, len(bm))
+		for i, h := range bm {
+			bmSeqs[i] = h.Seq
+		}
+		score(res.Ret, BM25, bmSeqs, relevant)
+		score(res.Ret, Random, rng.Perm(len(turns))[:min(searchK, len(turns))], relevant)
+
+		top, err := client.SearchTopics(ctx, mt.ID, q.Query, 3)
 		if err != nil {
 			return MeetingResult{}, err
 		}
-		if citesGold(ans.Citations, q.Spans, spoken) {
-			res.Cited++
+		if found(top.Results, q.Spans, spoken) {
+			addTop3(res.Seg, Ours)
+		}
+		for _, name := range []string{One, Even, Win25, Win120} {
+			if overlaps(topSegments(m, segs[name], q.Query, 3), q.Spans) {
+				addTop3(res.Seg, name)
+			}
 		}
 	}
 	return res, nil
+}
+
+func addTop3(m map[string]Seg, name string) {
+	s := m[name]
+	s.TopicTop3++
+	m[name] = s
+}
+
+// score adds a ranking's recall@k and reciprocal rank for one query.
+func score(m map[string]Ret, name string, ranked []int, relevant func(int) bool) {
+	r := m[name]
+	if len(ranked) == 0 {
+		r.NoHits++
+	}
+	for i, seq := range ranked {
+		if relevant(seq) {
+			r.RRSum += 1 / float64(i+1)
+			for _, k := range Cutoffs {
+				if i < k {
+					r.Found[k]++
+				}
+			}
+			break
+		}
+	}
+	m[name] = r
+}
+
+func seedOf(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// evenSplit cuts n turns into k segments of (nearly) equal length.
+func evenSplit(n, k int) []meetingctx.Topic {
+	k = max(min(k, n), 1)
+	out := make([]meetingctx.Topic, k)
+	for i := range out {
+		out[i] = meetingctx.Topic{StartSeq: i * n / k, EndSeq: (i+1)*n/k - 1}
+	}
+	return out
+}
+
+// windows cuts n turns into segments of size turns (the last shorter).
+func windows(n, size int) []meetingctx.Topic {
+	var out []meetingctx.Topic
+	for s := 0; s < n; s += size {
+		out = append(out, meetingctx.Topic{StartSeq: s, EndSeq: min(s+size, n) - 1})
+	}
+	return out
+}
+
+// topSegments ranks segments (turn index spans) by BM25 of the query over
+// their text and returns the best k that match at all.
+func topSegments(m *qmsum.Meeting, segs []meetingctx.Topic, query string, k int) []meetingctx.Topic {
+	docs := make([]meetingctx.Turn, len(segs))
+	for i, s := range segs {
+		var text []byte
+		for t := s.StartSeq; t <= s.EndSeq && t < len(m.Turns); t++ {
+			text = append(append(text, m.Turns[t].Content...), ' ')
+		}
+		docs[i] = meetingctx.Turn{Seq: i, Text: string(text)}
+	}
+	hits := meetingctx.RankTurns(meetingctx.TurnQuery{Query: query, Turns: docs}, meetingctx.TurnWeights{BM25: 1}, k)
+	out := make([]meetingctx.Topic, len(hits))
+	for i, h := range hits {
+		out[i] = segs[h.Seq]
+	}
+	return out
+}
+
+func overlaps(ts []meetingctx.Topic, gold []qmsum.Span) bool {
+	for _, t := range ts {
+		for _, g := range gold {
+			if t.StartSeq <= g.End && g.Start <= t.EndSeq {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // toTurnSpans maps topics over utterance seqs onto QMSum turn indexes.
@@ -181,77 +361,4 @@ func found(hits []apiclient.ScoredTopic, gold []qmsum.Span, spoken []int) bool {
 		}
 	}
 	return false
-}
-
-// citesGold reports whether a citation names a turn inside a gold span.
-func citesGold(cs []apiclient.Citation, gold []qmsum.Span, spoken []int) bool {
-	for _, c := range cs {
-		if c.Seq < 0 || c.Seq >= int64(len(spoken)) {
-			continue
-		}
-		turn := spoken[c.Seq]
-		for _, g := range gold {
-			if g.Start <= turn && turn <= g.End {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// Summary are the overall figures: mean Pk and WindowDiff over meetings,
-// and recall over all queries.
-type Summary struct {
-	Meetings int
-	Pk, WD   float64
-	Queries  int
-	Found    int
-	Cited    int
-}
-
-// CitedRate is the share of queries whose answer cites a gold turn.
-func (s Summary) CitedRate() float64 {
-	if s.Queries == 0 {
-		return 0
-	}
-	return float64(s.Cited) / float64(s.Queries)
-}
-
-// Recall is found queries over all queries.
-func (s Summary) Recall() float64 {
-	if s.Queries == 0 {
-		return 0
-	}
-	return float64(s.Found) / float64(s.Queries)
-}
-
-// Summarize averages a report.
-func (r Report) Summarize() Summary {
-	var s Summary
-	for _, m := range r.Meetings {
-		s.Meetings++
-		s.Pk += m.Pk
-		s.WD += m.WD
-		s.Queries += m.Queries
-		s.Found += m.Found
-		s.Cited += m.Cited
-	}
-	if s.Meetings > 0 {
-		s.Pk /= float64(s.Meetings)
-		s.WD /= float64(s.Meetings)
-	}
-	return s
-}
-
-// Markdown writes the per-meeting table and the overall line.
-func (r Report) Markdown(w io.Writer, k int) {
-	ms := append([]MeetingResult(nil), r.Meetings...)
-	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
-	fmt.Fprintf(w, "| meeting | turns | ref topics | L1 topics | k | Pk | WindowDiff | recall@%d | answer cites gold |\n", k)
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
-	for _, m := range ms {
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %.3f | %.3f | %d/%d | %d/%d |\n", m.Name, m.Turns, m.RefTopics, m.HypTopics, m.K, m.Pk, m.WD, m.Found, m.Queries, m.Cited, m.Queries)
-	}
-	s := r.Summarize()
-	fmt.Fprintf(w, "| **all (%d)** | | | | | **%.3f** | **%.3f** | **%.3f** (%d/%d) | **%.3f** (%d/%d) |\n", s.Meetings, s.Pk, s.WD, s.Recall(), s.Found, s.Queries, s.CitedRate(), s.Cited, s.Queries)
 }

@@ -1,0 +1,425 @@
+package meetingctx
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/mithub/mithub/pkg/textutil"
+)
+
+// TurnHit is a turn found by turn search, with its fused score and the
+// topic that holds it ("" for a turn not yet in a topic).
+type TurnHit struct {
+	Turn
+	Score   float64 `json:"score"`
+	TopicID string  `json:"topic_id"`
+}
+
+// TurnWeights fuse the per-turn features of turn search into one score:
+// a weighted sum of
+//
+//	BM25      the turn's BM25 against the query, over the max in the meeting
+//	BM25Ctx   the mean of that over the turns within Window of it
+//	Embed     the cosine of query and turn embeddings (negatives as 0),
+//	          over the max in the meeting
+//	EmbedCtx  the mean of that over the turns within Window of it
+//	Prior     the topic search score of the turn's topic, over the best
+//	          topic's (0 for a topic the query does not match)
+//	Length    log(1 + words of the turn) / log(1 + 100), capped at 1
+//	BM25Wide  the mean of BM25 over the turns within 3×Window of it
+//
+// Every feature is in [0, 1] and relative to the meeting, so weights
+// learned on one set of meetings carry to others. The shipped weights
+// (turnweights.json) are learned by `make train-retrieval`.
+type TurnWeights struct {
+	BM25     float64 `json:"bm25"`
+	BM25Ctx  float64 `json:"bm25_ctx"`
+	Embed    float64 `json:"embed"`
+	EmbedCtx float64 `json:"embed_ctx"`
+	Prior    float64 `json:"prior"`
+	Length   float64 `json:"length"`
+	// BM25Wide is the mean of BM25 over the turns within 3×Window.
+	BM25Wide float64 `json:"bm25_wide"`
+	// Window is the half-width, in turns, of the context features.
+	Window int `json:"window"`
+	// QueryStop are question words dropped from the query before BM25
+	// ("discuss", "what", ...): learned as the terms frequent across the
+	// training queries, they say how a question is asked, not what about.
+	QueryStop []string `json:"query_stopwords,omitempty"`
+}
+
+// TurnFeatureCount is the number of features a TurnWeights weighs.
+const TurnFeatureCount = 7
+
+// Vector returns the weights in feature order.
+func (w TurnWeights) Vector() [TurnFeatureCount]float64 {
+	return [TurnFeatureCount]float64{w.BM25, w.BM25Ctx, w.Embed, w.EmbedCtx, w.Prior, w.Length, w.BM25Wide}
+}
+
+// WithVector returns w with the weights of v in feature order.
+func (w TurnWeights) WithVector(v [TurnFeatureCount]float64) TurnWeights {
+	w.BM25, w.BM25Ctx, w.Embed, w.EmbedCtx, w.Prior, w.Length, w.BM25Wide = v[0], v[1], v[2], v[3], v[4], v[5], v[6]
+	return w
+}
+
+//go:embed turnweights.json
+var turnWeightsJSON []byte
+
+// DefaultTurnWeights are the shipped, learned weights.
+var DefaultTurnWeights = mustTurnWeights(turnWeightsJSON)
+
+func mustTurnWeights(b []byte) TurnWeights {
+	w, err := ParseTurnWeights(b)
+	if err != nil {
+		panic(err)
+	}
+	return w
+}
+
+// ParseTurnWeights reads weights in the format of turnweights.json.
+func ParseTurnWeights(b []byte) (TurnWeights, error) {
+	var w TurnWeights
+	if err := json.Unmarshal(b, &w); err != nil {
+		return TurnWeights{}, fmt.Errorf("turn weights: %w", err)
+	}
+	if w.Window < 0 || w.Window > 50 {
+		return TurnWeights{}, fmt.Errorf("turn weights: window %d outside 0..50", w.Window)
+	}
+	return w, nil
+}
+
+// TurnQuery is one turn search over a meeting's turns.
+type TurnQuery struct {
+	// Query is the question; its terms are scored with BM25.
+	Query string
+	// QueryVec is the query's embedding (nil: no embedding leg).
+	QueryVec []float32
+	// Turns are the searched turns, in seq order.
+	Turns []Turn
+	// Vecs[i] is the embedding of Turns[i] (nil or short: none).
+	Vecs [][]float32
+	// Topics and TopicScores give the prior: a turn inside Topics[j]
+	// gets TopicScores[j]. Both may be empty.
+	Topics      []Topic
+	TopicScores []float64
+	// TermsOf, when set, gives turn i's distinct search terms (sorted,
+	// as textutil.Terms makes them) and how often each occurs, so turns
+	// indexed once are not tokenised again for every query.
+	TermsOf func(i int) (terms []string, freqs []int32)
+	// MinCosine is the similarity at which the embedding alone makes a
+	// turn a hit; below it a turn needs a query term in it or near it.
+	MinCosine float64
+}
+
+// TurnReach reports, per turn, whether the query reaches it: a query term
+// in the turn or within window turns of it, or an embedding similarity of
+// at least q.MinCosine. Only reached turns are hits; the rest of the
+// features only order them.
+func TurnReach(q TurnQuery, w TurnWeights) []bool {
+	_, reach := turnScores(q, w)
+	return reach
+}
+
+// TurnFeatures computes the features of every turn of q, in the order of
+// TurnWeights.Vector, with w's window and query stopwords.
+func TurnFeatures(q TurnQuery, w TurnWeights) [][TurnFeatureCount]float64 {
+	feats, _ := turnScores(q, w)
+	return feats
+}
+
+// turnScores computes the features and the reach of every turn of q.
+func turnScores(q TurnQuery, w TurnWeights) ([][TurnFeatureCount]float64, []bool) {
+	window := w.Window
+	n := len(q.Turns)
+	out := make([][TurnFeatureCount]float64, n)
+	reach := make([]bool, n)
+	if n == 0 {
+		return out, reach
+	}
+	lex := turnBM25(q, w.QueryStop)
+	cos := make([]float64, n)
+	for i := range q.Turns {
+		if i < len(q.Vecs) {
+			if c, ok := cosine(q.QueryVec, q.Vecs[i]); ok && c > 0 {
+				cos[i] = c
+				reach[i] = c >= q.MinCosine
+			}
+		}
+	}
+	normalize(lex)
+	normalize(cos)
+	lexCtx, cosCtx, lexWide := windowMean(lex, window), windowMean(cos, window), windowMean(lex, 3*window)
+	prior := turnPrior(q.Turns, q.Topics, q.TopicScores)
+	lens := turnLengths(q)
+	for i := range q.Turns {
+		reach[i] = reach[i] || lexCtx[i] > 0
+		length := math.Min(math.Log1p(float64(lens[i]))/math.Log1p(100), 1)
+		out[i] = [TurnFeatureCount]float64{lex[i], lexCtx[i], cos[i], cosCtx[i], prior[i], length, lexWide[i]}
+	}
+	return out, reach
+}
+
+// ScoreTurns scores every turn of q with w.
+func ScoreTurns(q TurnQuery, w TurnWeights) []float64 {
+	feats := TurnFeatures(q, w)
+	wv := w.Vector()
+	scores := make([]float64, len(feats))
+	for i, f := range feats {
+		for j := range f {
+			scores[i] += wv[j] * f[j]
+		}
+	}
+	return scores
+}
+
+// RankTurns returns the k best turns of q under w, best first; ties go to
+// the earlier turn. A query that matches nothing (no term, no similar
+// turn) returns no hits.
+func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
+	feats, reach := turnScores(q, w)
+	wv := w.Vector()
+	type scored struct {
+		i     int
+		score float64
+	}
+	var cands []scored
+	for i, f := range feats {
+		if !reach[i] {
+			continue
+		}
+		s := 0.0
+		for j := range f {
+			s += wv[j] * f[j]
+		}
+		cands = append(cands, scored{i, s})
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
+	if k > 0 && len(cands) > k {
+		cands = cands[:k]
+	}
+	out := make([]TurnHit, len(cands))
+	for j, c := range cands {
+		out[j] = TurnHit{Turn: q.Turns[c.i], Score: c.score, TopicID: topicOf(q.Topics, q.Turns[c.i].Seq)}
+	}
+	return out
+}
+
+// turnLengths counts each turn's search terms.
+func turnLengths(q TurnQuery) []int {
+	out := make([]int, len(q.Turns))
+	var buf []string
+	for i, t := range q.Turns {
+		if q.TermsOf != nil {
+			_, freqs := q.TermsOf(i)
+			for _, f := range freqs {
+				out[i] += int(f)
+			}
+			continue
+		}
+		buf = textutil.Terms(buf[:0], t.Text)
+		out[i] = len(buf)
+	}
+	return out
+}
+
+// turnBM25 scores each turn as a document against the query's terms
+// (less stop, unless nothing else is left).
+func turnBM25(q TurnQuery, stop []string) []float64 {
+	turns := q.Turns
+	scores := make([]float64, len(turns))
+	qterms := map[string]bool{}
+	for _, w := range textutil.Terms(nil, q.Query) {
+		qterms[w] = true
+	}
+	// Question words go, unless the question is made of nothing else.
+	kept := map[string]bool{}
+	for w := range qterms {
+		if !slices.Contains(stop, w) {
+			kept[w] = true
+		}
+	}
+	if len(kept) > 0 {
+		qterms = kept
+	}
+	if len(qterms) == 0 {
+		return scores
+	}
+	qlist := make([]string, 0, len(qterms))
+	for w := range qterms {
+		qlist = append(qlist, w)
+	}
+	slices.Sort(qlist)
+	tf := make([][]int, len(turns)) // tf[i][j]: count of qlist[j] in turn i
+	lens := turnLengths(q)
+	df := make([]int, len(qlist))
+	total := 0.0
+	var words []string
+	for i, t := range turns {
+		total += float64(lens[i])
+		if q.TermsOf != nil {
+			terms, freqs := q.TermsOf(i)
+			for j, w := range qlist {
+				if k, ok := slices.BinarySearch(terms, w); ok {
+					if tf[i] == nil {
+						tf[i] = make([]int, len(qlist))
+					}
+					tf[i][j] = int(freqs[k])
+				}
+			}
+		} else {
+			words = textutil.Terms(words[:0], t.Text)
+			for _, w := range words {
+				if j, ok := slices.BinarySearch(qlist, w); ok {
+					if tf[i] == nil {
+						tf[i] = make([]int, len(qlist))
+					}
+					tf[i][j]++
+				}
+			}
+		}
+		for j := range tf[i] {
+			if tf[i][j] > 0 {
+				df[j]++
+			}
+		}
+	}
+	avg := math.Max(total/float64(len(turns)), 1)
+	for i := range turns {
+		for j, f := range tf[i] {
+			scores[i] += textutil.BM25(f, df[j], len(turns), float64(lens[i]), avg)
+		}
+	}
+	return scores
+}
+
+// normalize divides xs by their maximum (when positive).
+func normalize(xs []float64) {
+	m := 0.0
+	for _, x := range xs {
+		m = math.Max(m, x)
+	}
+	if m <= 0 {
+		return
+	}
+	for i := range xs {
+		xs[i] /= m
+	}
+}
+
+// windowMean is the mean of xs over [i-w, i+w], clipped to the slice.
+func windowMean(xs []float64, w int) []float64 {
+	out := make([]float64, len(xs))
+	prefix := make([]float64, len(xs)+1)
+	for i, x := range xs {
+		prefix[i+1] = prefix[i] + x
+	}
+	for i := range xs {
+		lo, hi := max(i-w, 0), min(i+w, len(xs)-1)
+		out[i] = (prefix[hi+1] - prefix[lo]) / float64(hi-lo+1)
+	}
+	return out
+}
+
+// turnPrior gives each turn its topic's score over the best score.
+func turnPrior(turns []Turn, topics []Topic, scores []float64) []float64 {
+	out := make([]float64, len(turns))
+	best := 0.0
+	for j := range topics {
+		if j < len(scores) {
+			best = math.Max(best, scores[j])
+		}
+	}
+	if best <= 0 {
+		return out
+	}
+	for i, t := range turns {
+		for j, tp := range topics {
+			if j < len(scores) && tp.StartSeq <= t.Seq && t.Seq <= tp.EndSeq {
+				out[i] = math.Max(out[i], scores[j]/best)
+			}
+		}
+	}
+	return out
+}
+
+func topicOf(topics []Topic, seq int) string {
+	for _, t := range topics {
+		if t.StartSeq <= seq && seq <= t.EndSeq {
+			return t.ID
+		}
+	}
+	return ""
+}
+
+// EmbedTurns embeds turn texts with the engine's embedder, within the
+// global bound. A text the embedder refuses (for example one without any
+// word) gets nil; without an embedder every vector is nil.
+func (m *Manager) EmbedTurns(ctx context.Context, turns []Turn) ([][]float32, error) {
+	out := make([][]float32, len(turns))
+	if m.eng == nil || m.eng.deps.Embedder == nil || len(turns) == 0 {
+		return out, nil
+	}
+	texts := make([]string, len(turns))
+	for i, t := range turns {
+		texts[i] = t.Text
+	}
+	err := m.eng.callFrom(ctx, func(cctx context.Context) error {
+		vs, err := m.eng.deps.Embedder.Embed(cctx, texts)
+		if err == nil && len(vs) == len(texts) {
+			copy(out, vs)
+			return nil
+		}
+		// One refused text fails the batch: embed one at a time.
+		for i, t := range texts {
+			if err := cctx.Err(); err != nil {
+				return err
+			}
+			if v, err := m.eng.deps.Embedder.Embed(cctx, []string{t}); err == nil && len(v) == 1 {
+				out[i] = v[0]
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// SearchTurns ranks turns (the meeting's, in seq order, with their
+// embeddings in vecs) for a query with w: BM25 and embedding similarity
+// per turn, with the score of the turn's topic in topic search as a
+// prior. k <= 0 returns every hit.
+func (m *Manager) SearchTurns(ctx context.Context, query string, turns []Turn, vecs [][]float32, w TurnWeights, k int) []TurnHit {
+	return RankTurns(m.TurnQuery(ctx, query, turns, vecs), w, k)
+}
+
+// TurnQuery assembles the turn search of query over turns: the query's
+// embedding and the topic prior (each topic's fused score in topic
+// search, see Search).
+func (m *Manager) TurnQuery(ctx context.Context, query string, turns []Turn, vecs [][]float32) TurnQuery {
+	// A failed query embedding degrades to lexical search.
+	qvec, _ := m.eng.EmbedQuery(ctx, query)
+	q := indexTerms(textutil.Terms(nil, query), false)
+	m.mu.Lock()
+	topics := copyTopics(m.topics)
+	lex := bm25(m.lex, q)
+	m.mu.Unlock()
+	hits := fuse(topics, qvec, lex, m.cfg.SearchThreshold, len(topics))
+	scores := make([]float64, len(topics))
+	byID := make(map[string]int, len(topics))
+	for i, t := range topics {
+		byID[t.ID] = i
+	}
+	for _, h := range hits {
+		if i, ok := byID[h.ID]; ok {
+			scores[i] = h.Score
+		}
+	}
+	for i := range topics {
+		topics[i].Embedding = nil
+	}
+	return TurnQuery{Query: query, QueryVec: qvec, Turns: turns, Vecs: vecs, Topics: topics, TopicScores: scores, MinCosine: m.cfg.SearchThreshold}
+}

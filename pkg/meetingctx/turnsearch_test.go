@@ -1,0 +1,200 @@
+package meetingctx
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/mithub/mithub/pkg/textutil"
+	"testing"
+)
+
+// fusionFixture is a meeting where the answer (seq 20) is only moderately
+// good on each leg: three lexical decoys repeat the query term (higher
+// BM25, embeddings orthogonal to the query) and three semantic decoys
+// point the query's way (higher cosine, no query term). Every turn has
+// the same number of words, and decoys are more than a window apart, so
+// only the combination of both legs puts the answer first.
+func fusionFixture() TurnQuery {
+	var q TurnQuery
+	q.Query = "budget"
+	q.QueryVec = []float32{1, 0, 0}
+	add := func(text string, vec []float32) {
+		q.Turns = append(q.Turns, Turn{Seq: len(q.Turns), SpeakerName: "A", Text: text})
+		q.Vecs = append(q.Vecs, vec)
+	}
+	for i := 0; i < 48; i++ {
+		switch i {
+		case 0, 8, 36:
+			add("budget budget budget hall", []float32{0, 1, 0})
+		case 4, 28, 44:
+			add("money spend costs plan", []float32{1, 0, 0})
+		case 20:
+			add("budget for new hall", []float32{0.7, 0.7, 0})
+		default:
+			add("okay yes right sure", []float32{0, 0, 1})
+		}
+	}
+	return q
+}
+
+func recallAt(hits []TurnHit, seq, k int) bool {
+	for i, h := range hits {
+		if i < k && h.Seq == seq {
+			return true
+		}
+	}
+	return false
+}
+
+func TestTurnFusionNeedsBothLegs(t *testing.T) {
+	q := fusionFixture()
+	both := TurnWeights{BM25: 1, Embed: 1}
+	lexOnly := TurnWeights{BM25: 1}
+	embOnly := TurnWeights{Embed: 1}
+	if hits := RankTurns(q, both, 3); !recallAt(hits, 20, 1) {
+		t.Fatalf("fused: answer not first: %v", seqs(hits))
+	}
+	if hits := RankTurns(q, lexOnly, 3); recallAt(hits, 20, 3) {
+		t.Errorf("BM25 alone finds the answer in the top 3 (%v): the fixture does not test fusion", seqs(hits))
+	}
+	if hits := RankTurns(q, embOnly, 3); recallAt(hits, 20, 3) {
+		t.Errorf("embedding alone finds the answer in the top 3 (%v): the fixture does not test fusion", seqs(hits))
+	}
+	// The same with context features: each leg's window mean joins it.
+	ctx := TurnWeights{BM25: 1, BM25Ctx: 1, Embed: 1, EmbedCtx: 1, Window: 2}
+	if hits := RankTurns(q, ctx, 3); !recallAt(hits, 20, 1) {
+		t.Errorf("fused with context: answer not first: %v", seqs(hits))
+	}
+	noEmb := ctx
+	noEmb.Embed, noEmb.EmbedCtx = 0, 0
+	noLex := ctx
+	noLex.BM25, noLex.BM25Ctx = 0, 0
+	for name, w := range map[string]TurnWeights{"without embedding": noEmb, "without BM25": noLex} {
+		if hits := RankTurns(q, w, 3); recallAt(hits, 20, 3) {
+			t.Errorf("%s the answer is still in the top 3: %v", name, seqs(hits))
+		}
+	}
+}
+
+// The shipped weights must use both legs, or the fusion above is moot.
+func TestDefaultTurnWeightsUseBothLegs(t *testing.T) {
+	w := DefaultTurnWeights
+	if w.BM25+w.BM25Ctx <= 0 || w.Embed+w.EmbedCtx <= 0 {
+		t.Fatalf("shipped weights drop a leg: %+v", w)
+	}
+	if got, err := ParseTurnWeights(turnWeightsJSON); err != nil || !reflect.DeepEqual(got, w) {
+		t.Fatalf("ParseTurnWeights = %+v, %v", got, err)
+	}
+	if _, err := ParseTurnWeights([]byte(`{"window": -1}`)); err == nil {
+		t.Error("negative window accepted")
+	}
+	if _, err := ParseTurnWeights([]byte(`{"bm25": "x"}`)); err == nil {
+		t.Error("malformed weights accepted")
+	}
+}
+
+func seqs(hits []TurnHit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = fmt.Sprintf("%d:%.2f", h.Seq, h.Score)
+	}
+	return out
+}
+
+func TestRankTurnsKoreanAndEnglish(t *testing.T) {
+	q := TurnQuery{Turns: []Turn{
+		{Seq: 0, Text: "오늘 회의 안건은 예산입니다"},
+		{Seq: 1, Text: "the launch date moved to May"},
+		{Seq: 2, Text: "디자인 검토는 다음 주에 합니다"},
+	}}
+	for _, c := range []struct {
+		query string
+		want  int
+	}{{"예산", 0}, {"launch date", 1}, {"디자인 검토", 2}} {
+		q.Query = c.query
+		hits := RankTurns(q, DefaultTurnWeights, 3)
+		if len(hits) == 0 || hits[0].Seq != c.want {
+			t.Errorf("%q: hits %v, want seq %d first", c.query, seqs(hits), c.want)
+		}
+	}
+}
+
+func TestRankTurnsNoMatchAndPrior(t *testing.T) {
+	q := TurnQuery{Query: "budget", Turns: []Turn{
+		{Seq: 0, Text: "we talk about the budget"},
+		{Seq: 1, Text: "nothing here"},
+		{Seq: 2, Text: "we talk about the budget"},
+	}, Topics: []Topic{{ID: "t1", StartSeq: 0, EndSeq: 1}, {ID: "t2", StartSeq: 2, EndSeq: 2}}}
+	w := TurnWeights{BM25: 1, Prior: 1}
+	// Equal BM25: the prior decides, then the earlier turn.
+	q.TopicScores = []float64{0.01, 0.02}
+	hits := RankTurns(q, w, 10)
+	if len(hits) != 2 || hits[0].Seq != 2 || hits[0].TopicID != "t2" || hits[1].Seq != 0 || hits[1].TopicID != "t1" {
+		t.Fatalf("with prior: %v", seqs(hits))
+	}
+	q.TopicScores = nil
+	if hits := RankTurns(q, w, 10); len(hits) != 2 || hits[0].Seq != 0 {
+		t.Fatalf("tie: %v", seqs(hits))
+	}
+	q.Query = "unrelated words"
+	if hits := RankTurns(q, w, 10); len(hits) != 0 {
+		t.Fatalf("no match gave hits %v", seqs(hits))
+	}
+	q.Query = ""
+	if hits := RankTurns(q, w, 10); len(hits) != 0 {
+		t.Fatalf("empty query gave hits %v", seqs(hits))
+	}
+}
+
+// Query stopwords leave BM25 to the words of what is asked about, unless
+// the question has no other words.
+func TestRankTurnsQueryStopwords(t *testing.T) {
+	q := TurnQuery{Query: "what did the group discuss about the budget", Turns: []Turn{
+		{Seq: 0, Text: "let us discuss it as a group, the group should discuss"},
+		{Seq: 1, Text: "the budget is fine"},
+	}}
+	w := TurnWeights{BM25: 1, QueryStop: []string{"discuss", "group"}}
+	if hits := RankTurns(q, w, 2); len(hits) != 1 || hits[0].Seq != 1 {
+		t.Fatalf("with stopwords: %v", seqs(hits))
+	}
+	if hits := RankTurns(q, TurnWeights{BM25: 1}, 2); len(hits) != 2 || hits[0].Seq != 0 {
+		t.Fatalf("without stopwords: %v", seqs(hits))
+	}
+	q.Query = "discuss group"
+	if hits := RankTurns(q, w, 2); len(hits) != 1 || hits[0].Seq != 0 {
+		t.Fatalf("only stopwords: %v", seqs(hits))
+	}
+}
+
+// Turns indexed once (TermsOf) rank exactly as turns tokenised per query.
+func TestRankTurnsTermsOfMatchesTokenising(t *testing.T) {
+	q := fusionFixture()
+	q.Turns[5].Text = "예산 budget 예산을 줄입시다, the budget"
+	q.Query = "budget 예산"
+	type idx struct {
+		terms []string
+		freqs []int32
+	}
+	ix := make([]idx, len(q.Turns))
+	for i, tu := range q.Turns {
+		counts := map[string]int32{}
+		for _, w := range textutil.Terms(nil, tu.Text) {
+			counts[w]++
+		}
+		for w := range counts {
+			ix[i].terms = append(ix[i].terms, w)
+		}
+		slices.Sort(ix[i].terms)
+		for _, w := range ix[i].terms {
+			ix[i].freqs = append(ix[i].freqs, counts[w])
+		}
+	}
+	w := TurnWeights{BM25: 1, BM25Ctx: 0.5, Embed: 1, Length: 0.3, BM25Wide: 1, Window: 2}
+	want := RankTurns(q, w, 0)
+	q.TermsOf = func(i int) ([]string, []int32) { return ix[i].terms, ix[i].freqs }
+	got := RankTurns(q, w, 0)
+	if !reflect.DeepEqual(seqs(got), seqs(want)) || len(want) == 0 {
+		t.Fatalf("indexed %v, tokenised %v", seqs(got), seqs(want))
+	}
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/services/mithubctl/internal/turntrain"
+)
+
+type trainRetrievalConfig struct {
+	Dir    string
+	Out    string
+	Rounds int
+	Opts   turntrain.Options
+}
+
+func trainRetrievalCommand() command {
+	return command{
+		name:    "train-retrieval",
+		summary: "learn turn search's fusion weights from QMSum specific queries (local provider, no services)",
+		usage:   "mithubctl train-retrieval DIR [--out pkg/meetingctx/turnweights.json] [--limit N] [--window 3] [--rounds 6] [--query-stopwords]",
+		flags: func() *flag.FlagSet {
+			var c trainRetrievalConfig
+			return trainRetrievalFlags(&c)
+		},
+		run: runTrainRetrieval,
+	}
+}
+
+func trainRetrievalFlags(c *trainRetrievalConfig) *flag.FlagSet {
+	fs := newFlagSet("train-retrieval")
+	fs.StringVar(&c.Out, "out", "", "write the weights here (default: standard output)")
+	fs.IntVar(&c.Opts.Limit, "limit", 0, "read at most N meetings (0: all)")
+	fs.IntVar(&c.Opts.Window, "window", 3, "half-width in turns of the context features")
+	fs.IntVar(&c.Rounds, "rounds", 6, "coordinate ascent rounds at most")
+	fs.BoolVar(&c.Opts.QueryStopwords, "query-stopwords", false, "learn question words to drop from queries before BM25")
+	return fs
+}
+
+func runTrainRetrieval(ctx context.Context, e *env, args []string) error {
+	var c trainRetrievalConfig
+	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
+		if err := parseFlags(trainRetrievalFlags(&c), args); err != nil {
+			return err
+		}
+		return usageErrorf("train-retrieval", "a QMSum directory is required, e.g. ../shared/data/qmsum/train")
+	}
+	c.Dir = args[0]
+	if err := parseFlags(trainRetrievalFlags(&c), args[1:]); err != nil {
+		return err
+	}
+	if c.Opts.Limit < 0 || c.Opts.Window < 1 || c.Opts.Window > 50 || c.Rounds < 1 {
+		return usageErrorf("train-retrieval", "--limit >= 0, --window 1..50, --rounds >= 1")
+	}
+	c.Opts.Progress = e.stderr
+	qs, st, err := turntrain.Load(ctx, c.Dir, c.Opts)
+	if err != nil {
+		return err
+	}
+	if len(qs) == 0 {
+		return fmt.Errorf("no specific queries with relevant spans in %s", c.Dir)
+	}
+	w := turntrain.Train(qs, c.Rounds, e.stderr)
+	b, err := turntrain.Marshal(meetingctx.TurnWeights{Window: st.Window, QueryStop: st.QueryStop}.WithVector(w))
+	if err != nil {
+		return err
+	}
+	if c.Out == "" {
+		_, err = e.stdout.Write(b)
+		return err
+	}
+	return os.WriteFile(c.Out, b, 0o644)
+}

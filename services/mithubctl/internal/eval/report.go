@@ -1,0 +1,127 @@
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// SegSummary is a segmentation method over the run: means over meetings,
+// and the top-3 topic overlap over all queries.
+type SegSummary struct {
+	Method    string  `json:"method"`
+	Topics    float64 `json:"topics_per_meeting"`
+	Pk        float64 `json:"pk"`
+	WD        float64 `json:"window_diff"`
+	F1        float64 `json:"boundary_f1"`
+	TopicTop3 float64 `json:"topic_top3_overlap"`
+}
+
+// RetSummary is a turn ranking over all queries of the run.
+type RetSummary struct {
+	Method string          `json:"method"`
+	Recall map[int]float64 `json:"recall_at"`
+	MRR    float64         `json:"mrr"`
+}
+
+// Overall are the run's figures.
+type Overall struct {
+	Meetings        int          `json:"meetings"`
+	Queries         int          `json:"queries"`
+	AnnotatedTopics float64      `json:"annotated_topics_per_meeting"`
+	Segmentation    []SegSummary `json:"segmentation"`
+	Retrieval       []RetSummary `json:"retrieval"`
+}
+
+var (
+	segMethods = []string{Ours, One, Even, Win25, Win120}
+	retMethods = []string{Ours, BM25, Random}
+)
+
+func (r Report) summarize() Overall {
+	var o Overall
+	for _, m := range r.Meetings {
+		o.Meetings++
+		o.Queries += m.Queries
+		o.AnnotatedTopics += float64(m.RefTopics)
+	}
+	if o.Meetings == 0 {
+		return o
+	}
+	o.AnnotatedTopics /= float64(o.Meetings)
+	for _, name := range segMethods {
+		s := SegSummary{Method: name}
+		top3 := 0
+		for _, m := range r.Meetings {
+			x := m.Seg[name]
+			s.Topics += float64(x.Topics)
+			s.Pk += x.Pk
+			s.WD += x.WD
+			s.F1 += x.F1
+			top3 += x.TopicTop3
+		}
+		nm := float64(o.Meetings)
+		s.Topics, s.Pk, s.WD, s.F1 = s.Topics/nm, s.Pk/nm, s.WD/nm, s.F1/nm
+		if o.Queries > 0 {
+			s.TopicTop3 = float64(top3) / float64(o.Queries)
+		}
+		o.Segmentation = append(o.Segmentation, s)
+	}
+	for _, name := range retMethods {
+		s := RetSummary{Method: name, Recall: map[int]float64{}}
+		rr := 0.0
+		found := map[int]int{}
+		for _, m := range r.Meetings {
+			x := m.Ret[name]
+			rr += x.RRSum
+			for k, v := range x.Found {
+				found[k] += v
+			}
+		}
+		if o.Queries > 0 {
+			s.MRR = rr / float64(o.Queries)
+			for _, k := range Cutoffs {
+				s.Recall[k] = float64(found[k]) / float64(o.Queries)
+			}
+		}
+		o.Retrieval = append(o.Retrieval, s)
+	}
+	return o
+}
+
+// Markdown writes the per-meeting table of MitHub's figures (with the
+// BM25 baseline's recall@10 beside) and the overall tables of every
+// method.
+func (r Report) Markdown(w io.Writer) {
+	fmt.Fprintln(w, "| meeting | turns | annotated topics | topics | Pk | WindowDiff | boundary F1 | queries | recall@10 | BM25 recall@10 | MRR | topic top-3 overlap |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, m := range r.Meetings {
+		s, rt := m.Seg[Ours], m.Ret[Ours]
+		mrr := 0.0
+		if m.Queries > 0 {
+			mrr = rt.RRSum / float64(m.Queries)
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %.3f | %.3f | %.3f | %d | %d | %d | %.3f | %d |\n", m.Name, m.Turns, m.RefTopics, s.Topics,
+			s.Pk, s.WD, s.F1, m.Queries, rt.Found[10], m.Ret[BM25].Found[10], mrr, s.TopicTop3)
+	}
+	o := r.Overall
+	fmt.Fprintf(w, "\n%d meetings, %d specific queries, %.1f annotated topics per meeting.\n\n", o.Meetings, o.Queries, o.AnnotatedTopics)
+	fmt.Fprintln(w, "| segmentation | topics per meeting | Pk ↓ | WindowDiff ↓ | boundary F1 (±3) ↑ | topic top-3 overlaps span ↑ |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, s := range o.Segmentation {
+		fmt.Fprintf(w, "| %s | %.1f | %.3f | %.3f | %.3f | %.3f |\n", s.Method, s.Topics, s.Pk, s.WD, s.F1, s.TopicTop3)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| turn retrieval | recall@5 ↑ | recall@10 ↑ | recall@20 ↑ | MRR ↑ |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, s := range o.Retrieval {
+		fmt.Fprintf(w, "| %s | %.3f | %.3f | %.3f | %.3f |\n", s.Method, s.Recall[5], s.Recall[10], s.Recall[20], s.MRR)
+	}
+}
+
+// JSON writes the report as indented JSON.
+func (r Report) JSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
