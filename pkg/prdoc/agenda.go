@@ -131,7 +131,8 @@ func rankKeyTerms(item *AgendaItem, tf, df map[string]int, nItems, n int) {
 			break
 		}
 		if !have[r.term] {
-			item.Keywords = append(item.Keywords, r.term)
+			// A copy: the term is a piece of its turn's text.
+			item.Keywords = append(item.Keywords, strings.Clone(r.term))
 			have[r.term] = true
 			added++
 		}

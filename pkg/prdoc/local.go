@@ -125,7 +125,7 @@ type scored[T any] struct {
 }
 
 // maxSeen bounds the term sets a collector compares new candidates with.
-const maxSeen = 4096
+const maxSeen = 1024
 
 // collector keeps the n best of a list of candidates that arrive in
 // meeting order: a candidate whose terms repeat an earlier kept one's

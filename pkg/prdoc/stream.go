@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -183,6 +184,9 @@ func streamAgenda(ctx context.Context, in StreamInput, sc scanned, seg meetingct
 			}
 		}
 		for w := range tf {
+			if _, ok := ag.df[w]; !ok {
+				w = strings.Clone(w) // not the turn text it is a piece of
+			}
 			ag.df[w]++
 		}
 		if onItem != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"strings"
 	"sync"
@@ -142,21 +143,21 @@ func (s *synthStore) transcriptsUpTo(meetingID string) []store.Transcript {
 	return rows
 }
 
-// synthSnapshot has topics of 2,000 turns over the first 90% of the
+// synthSnapshot has topics of size turns over the first 90% of the
 // meeting, as L1 leaves them; the rest is segmented as a tail.
-func synthSnapshot(n int) *mithubv1.TopicSnapshot {
+func synthSnapshot(n, size int) *mithubv1.TopicSnapshot {
 	snap := &mithubv1.TopicSnapshot{}
-	for s := 0; s+2000 <= n*9/10; s += 2000 {
+	for s := 0; s+size <= n*9/10; s += size {
 		snap.Topics = append(snap.Topics, &mithubv1.Topic{Id: fmt.Sprint("t", s), Title: fmt.Sprint("Topic ", s),
-			Summary: "part of the meeting", Keywords: []string{synthWord(s)}, StartSeq: int32(s), EndSeq: int32(s + 1999)})
+			Summary: "part of the meeting", Keywords: []string{synthWord(s)}, StartSeq: int32(s), EndSeq: int32(s + size - 1)})
 	}
 	return snap
 }
 
-func prTask(tb testing.TB, prID string, n int) *asynq.Task {
+func prTask(tb testing.TB, prID string, n, topic int) *asynq.Task {
 	tb.Helper()
 	b, err := proto.Marshal(&mithubv1.PRGenerateTask{TenantId: "00000000-0000-4000-a000-000000000001", PrId: prID, MeetingId: synthID(n),
-		LastTranscriptId: int64(n), Snapshot: synthSnapshot(n)})
+		LastTranscriptId: int64(n), Snapshot: synthSnapshot(n, topic)})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -183,12 +184,14 @@ func wholePath(ctx context.Context, s *synthStore, x prdoc.Extractor, t *asynq.T
 	return err
 }
 
+var heapMetric = "/memory/classes/heap/objects:bytes"
+
 // heapPeak runs f while sampling the heap every millisecond and returns
 // the peak growth of the heap's objects (live and not yet swept) over the
 // level before f, after a GC.
 func heapPeak(f func()) (peak uint64) {
 	runtime.GC()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	sample := []metrics.Sample{{Name: heapMetric}}
 	read := func() uint64 {
 		metrics.Read(sample)
 		return sample[0].Value.Uint64()
@@ -220,8 +223,9 @@ func heapPeak(f func()) (peak uint64) {
 }
 
 // runJobs runs one job per meeting size at once, streamed through the
-// handler or through the whole path, and returns the heap peak.
-func runJobs(tb testing.TB, whole bool, sizes ...int) uint64 {
+// handler or through the whole path, with snapshot topics of topic turns,
+// and returns the heap peak.
+func runJobs(tb testing.TB, whole bool, topic int, sizes ...int) uint64 {
 	tb.Helper()
 	ctx := context.Background()
 	s := newSynthStore()
@@ -229,7 +233,7 @@ func runJobs(tb testing.TB, whole bool, sizes ...int) uint64 {
 	h := jobs.NewPRGenerateHandler(s, x, 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ts := make([]*asynq.Task, len(sizes))
 	for i, n := range sizes {
-		ts[i] = prTask(tb, fmt.Sprintf("00000000-0000-4000-9000-%012d", i), n)
+		ts[i] = prTask(tb, fmt.Sprintf("00000000-0000-4000-9000-%012d", i), n, topic)
 	}
 	errs := make([]error, len(sizes))
 	peak := heapPeak(func() {
@@ -275,10 +279,35 @@ func BenchmarkPRJobMemory(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				var peak uint64
 				for b.Loop() {
-					peak = max(peak, runJobs(b, whole, c.sizes...))
+					peak = max(peak, runJobs(b, whole, 2000, c.sizes...))
 				}
 				b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 			})
 		}
+	}
+}
+
+// A PR job's heap does not grow with its meeting: a 16,000-turn meeting
+// streamed through the handler peaks under prJobHeapBound above the heap
+// before it, while building it from all its rows at once (the handler's
+// old path) goes past that bound, so the bound tells the two apart. The GC
+// runs at 10% growth so the peak follows the live heap; a small job of
+// each kind runs first so lazily built tables are not counted.
+func TestPRJobMemoryIsBounded(t *testing.T) {
+	const (
+		turns          = 16_000
+		prJobHeapBound = 8 << 20
+	)
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	runJobs(t, true, 50, 500)
+	runJobs(t, false, 50, 500)
+	whole := runJobs(t, true, 50, turns)
+	streamed := runJobs(t, false, 50, turns)
+	t.Logf("heap peak over %d turns: whole %.1f MB, streamed %.1f MB", turns, float64(whole)/(1<<20), float64(streamed)/(1<<20))
+	if streamed >= prJobHeapBound {
+		t.Errorf("streamed job peaked at %.1f MB, bound %d MB", float64(streamed)/(1<<20), prJobHeapBound>>20)
+	}
+	if whole <= prJobHeapBound {
+		t.Errorf("whole-transcript job peaked at %.1f MB, within the %d MB bound: the test cannot tell the paths apart", float64(whole)/(1<<20), prJobHeapBound>>20)
 	}
 }
