@@ -138,3 +138,40 @@ func TestExtractStreamSourceErrors(t *testing.T) {
 		t.Errorf("no turns: %+v %v, want an empty document", d, err)
 	}
 }
+
+// An agenda item longer than RefineWindowTurns is refined a window at a
+// time: the streamed agenda still tiles every turn, keeps the topic's id,
+// and has an item boundary at the window's end.
+func TestExtractStreamRefinesLongItemsInWindows(t *testing.T) {
+	n := prdoc.RefineWindowTurns + 600
+	words := []string{"budget", "release", "hiring", "배포", "예산", "채용"}
+	ts := make([]prdoc.Turn, n)
+	for i := range ts {
+		w := words[i/700%len(words)]
+		ts[i] = prdoc.Turn{ID: int64(i + 1), Seq: i, Speaker: []string{"Alice", "민수", "Bob"}[i%3],
+			Text: fmt.Sprintf("%s plan %s review %d", w, w, i%5), StartMS: int64(i) * 6000, EndMS: int64(i)*6000 + 5000}
+	}
+	d, err := prdoc.NewLocal().ExtractStream(context.Background(), prdoc.StreamInput{
+		MeetingID: "m-long", Date: wednesday, Turns: prdoc.TurnsSource(ts),
+		Topics: []prdoc.Topic{{ID: "all", Title: "Everything", StartSeq: 0, EndSeq: n - 1}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, cut := 0, false
+	for _, a := range d.Agenda {
+		if a.StartSeq != next || a.EndSeq < a.StartSeq || a.TopicID != "all" {
+			t.Fatalf("item %+v: want it to start at %d, with topic id all", a, next)
+		}
+		if a.EndSeq == prdoc.RefineWindowTurns-1 {
+			cut = true
+		}
+		next = a.EndSeq + 1
+	}
+	if next != n {
+		t.Errorf("agenda ends at %d, want %d", next-1, n-1)
+	}
+	if !cut || len(d.Agenda) < 3 {
+		t.Errorf("%d items, cut at the window end %v; want sub-items and a cut at seq %d", len(d.Agenda), cut, prdoc.RefineWindowTurns-1)
+	}
+}
