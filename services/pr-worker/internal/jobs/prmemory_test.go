@@ -184,7 +184,9 @@ func wholePath(ctx context.Context, s *synthStore, x prdoc.Extractor, t *asynq.T
 	return err
 }
 
-var heapMetric = "/memory/classes/heap/objects:bytes"
+// heapMetric is the heap's objects, live and not yet swept: what the
+// process holds from the heap.
+const heapMetric = "/memory/classes/heap/objects:bytes"
 
 // heapPeak runs f while sampling the heap every millisecond and returns
 // the peak growth of the heap's objects (live and not yet swept) over the
@@ -226,11 +228,16 @@ func heapPeak(f func()) (peak uint64) {
 // handler or through the whole path, with snapshot topics of topic turns,
 // and returns the heap peak.
 func runJobs(tb testing.TB, whole bool, topic int, sizes ...int) uint64 {
+	return runJobsBudget(tb, whole, topic, 0, sizes...)
+}
+
+// runJobsBudget is runJobs with the handler's turn budget (0: default).
+func runJobsBudget(tb testing.TB, whole bool, topic, budget int, sizes ...int) uint64 {
 	tb.Helper()
 	ctx := context.Background()
 	s := newSynthStore()
 	x := prdoc.NewLocal()
-	h := jobs.NewPRGenerateHandler(s, x, 0, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h := jobs.NewPRGenerateHandler(s, x, budget, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ts := make([]*asynq.Task, len(sizes))
 	for i, n := range sizes {
 		ts[i] = prTask(tb, fmt.Sprintf("00000000-0000-4000-9000-%012d", i), n, topic)
@@ -262,7 +269,8 @@ func runJobs(tb testing.TB, whole bool, topic int, sizes ...int) uint64 {
 
 // BenchmarkPRJobMemory reports the heap peak of PR jobs built from whole
 // transcripts and streamed: one meeting of 200,000 turns, and ten of
-// 20,000 at once.
+// 20,000 at once (with the default turn budget, and with one that lets two
+// run at a time).
 func BenchmarkPRJobMemory(b *testing.B) {
 	for _, c := range []struct {
 		name  string
@@ -285,6 +293,14 @@ func BenchmarkPRJobMemory(b *testing.B) {
 			})
 		}
 	}
+	// The ten meetings under a budget of 40,000 turns: two at a time.
+	b.Run("10x20k/streamed-budget40k", func(b *testing.B) {
+		var peak uint64
+		for b.Loop() {
+			peak = max(peak, runJobsBudget(b, false, 2000, 40_000, 20_000, 20_000, 20_000, 20_000, 20_000, 20_000, 20_000, 20_000, 20_000, 20_000))
+		}
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	})
 }
 
 // A PR job's heap does not grow with its meeting: a 16,000-turn meeting
