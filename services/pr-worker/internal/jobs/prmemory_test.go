@@ -312,7 +312,7 @@ func BenchmarkPRJobMemory(b *testing.B) {
 func TestPRJobMemoryIsBounded(t *testing.T) {
 	const (
 		turns          = 16_000
-		prJobHeapBound = 8 << 20
+		prJobHeapBound = 10 << 20
 	)
 	defer debug.SetGCPercent(debug.SetGCPercent(10))
 	runJobs(t, true, 50, 500)
