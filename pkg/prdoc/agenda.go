@@ -77,51 +77,64 @@ func addKeyTerms(turns []Turn, items []AgendaItem, n int) {
 			if t.Seq < it.StartSeq || t.Seq > it.EndSeq {
 				continue
 			}
-			for _, w := range textutil.Terms(nil, markupRE.ReplaceAllString(t.Text, " ")) {
-				if utf8.RuneCountInString(w) >= 3 || hasHangul(w) && utf8.RuneCountInString(w) >= 2 {
-					tf[i][w]++
-				}
-			}
+			countTerms(tf[i], t)
 		}
 		for w := range tf[i] {
 			df[w]++
 		}
 	}
 	for i := range items {
-		type ranked struct {
-			term  string
-			score float64
+		rankKeyTerms(&items[i], tf[i], df, len(items), n)
+	}
+}
+
+// countTerms adds the key-term candidates of a turn to tf.
+func countTerms(tf map[string]int, t Turn) {
+	for _, w := range textutil.Terms(nil, markupRE.ReplaceAllString(t.Text, " ")) {
+		if utf8.RuneCountInString(w) >= 3 || hasHangul(w) && utf8.RuneCountInString(w) >= 2 {
+			tf[w]++
 		}
-		var rs []ranked
-		for w, c := range tf[i] {
-			if c < 2 {
-				continue
-			}
-			idf := math.Log(1 + float64(len(items))/float64(df[w]))
-			rs = append(rs, ranked{w, (1 + math.Log(float64(c))) * idf})
+	}
+}
+
+// rankKeyTerms adds to the item's keywords the n best terms of tf, the
+// item's term counts, given the number of items each term occurs in (df)
+// among nItems.
+func rankKeyTerms(item *AgendaItem, tf, df map[string]int, nItems, n int) {
+	type ranked struct {
+		term  string
+		score float64
+	}
+	var rs []ranked
+	for w, c := range tf {
+		if c < 2 {
+			continue
 		}
-		slices.SortFunc(rs, func(a, b ranked) int {
-			if c := cmp.Compare(b.score, a.score); c != 0 {
-				return c
-			}
-			return strings.Compare(a.term, b.term)
-		})
-		have := map[string]bool{}
-		for _, k := range items[i].Keywords {
-			for _, w := range textutil.Terms(nil, k) {
-				have[w] = true
-			}
+		idf := math.Log(1 + float64(nItems)/float64(df[w]))
+		rs = append(rs, ranked{w, (1 + math.Log(float64(c))) * idf})
+	}
+	slices.SortFunc(rs, func(a, b ranked) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
 		}
-		added := 0
-		for _, r := range rs {
-			if added == n {
-				break
-			}
-			if !have[r.term] {
-				items[i].Keywords = append(items[i].Keywords, r.term)
-				have[r.term] = true
-				added++
-			}
+		return strings.Compare(a.term, b.term)
+	})
+	have := map[string]bool{}
+	for _, k := range item.Keywords {
+		for _, w := range textutil.Terms(nil, k) {
+			have[w] = true
+		}
+	}
+	added := 0
+	for _, r := range rs {
+		if added == n {
+			break
+		}
+		if !have[r.term] {
+			// A copy: the term is a piece of its turn's text.
+			item.Keywords = append(item.Keywords, strings.Clone(r.term))
+			have[r.term] = true
+			added++
 		}
 	}
 }
@@ -143,26 +156,35 @@ const RefineMinItem = 3 * time.Minute
 func refine(ctx context.Context, turns []Turn, items []AgendaItem) ([]AgendaItem, error) {
 	var out []AgendaItem
 	for _, it := range items {
-		span := lastTurnsOf(turns, it.StartSeq, it.EndSeq, len(turns))
-		start, end := spanTimes(turns, it.StartSeq, it.EndSeq)
-		if len(span) < 2 || time.Duration(end-start)*time.Millisecond < 2*RefineMinItem {
-			out = append(out, it)
-			continue
-		}
-		res, err := refineSegmenter.Segment(ctx, meetingctx.SegmentInput{Turns: ctxTurns(span)})
+		parts, err := refineItem(ctx, it, lastTurnsOf(turns, it.StartSeq, it.EndSeq, len(turns)))
 		if err != nil {
-			return nil, fmt.Errorf("refine turns %d-%d: %w", it.StartSeq, it.EndSeq, err)
+			return nil, err
 		}
-		if len(res.Segments) < 2 {
-			out = append(out, it)
-			continue
-		}
-		for _, s := range res.Segments {
-			out = append(out, AgendaItem{
-				Title: s.Title, Summary: s.Summary, Keywords: s.Keywords,
-				StartSeq: s.StartSeq, EndSeq: s.EndSeq, TopicID: it.TopicID,
-			})
-		}
+		out = append(out, parts...)
+	}
+	return out, nil
+}
+
+// refineItem cuts one item, whose turns are span, into sub-items when it
+// is long enough and a finer segmentation finds boundaries in it.
+func refineItem(ctx context.Context, it AgendaItem, span []Turn) ([]AgendaItem, error) {
+	start, end := spanTimes(span, it.StartSeq, it.EndSeq)
+	if len(span) < 2 || time.Duration(end-start)*time.Millisecond < 2*RefineMinItem {
+		return []AgendaItem{it}, nil
+	}
+	res, err := refineSegmenter.Segment(ctx, meetingctx.SegmentInput{Turns: ctxTurns(span)})
+	if err != nil {
+		return nil, fmt.Errorf("refine turns %d-%d: %w", it.StartSeq, it.EndSeq, err)
+	}
+	if len(res.Segments) < 2 {
+		return []AgendaItem{it}, nil
+	}
+	out := make([]AgendaItem, 0, len(res.Segments))
+	for _, s := range res.Segments {
+		out = append(out, AgendaItem{
+			Title: s.Title, Summary: s.Summary, Keywords: s.Keywords,
+			StartSeq: s.StartSeq, EndSeq: s.EndSeq, TopicID: it.TopicID,
+		})
 	}
 	return out, nil
 }

@@ -299,27 +299,33 @@ func (x *LLM) mapPart(ctx context.Context, in Input, agenda []AgendaItem, p part
 // reduce joins the parts' items in meeting order, drops repeats, matches
 // owners to the meeting's speakers and applies the caps.
 func reduce(parts []items, speakers []string) items {
-	var (
-		ds []scored[Decision]
-		as []scored[ActionItem]
-		qs []scored[OpenQuestion]
-	)
+	r := newReducer(speakers)
 	for _, p := range parts {
-		for _, d := range p.decisions {
-			ds = append(ds, scored[Decision]{d, d.Seq, 1})
-		}
-		for _, a := range p.actions {
-			a.Owner = matchSpeaker(a.Owner, speakers)
-			as = append(as, scored[ActionItem]{a, a.Seq, 1})
-		}
-		for _, q := range p.questions {
-			qs = append(qs, scored[OpenQuestion]{q, q.Seq, 1})
-		}
+		r.add(p)
 	}
-	return items{
-		decisions: top(dedupe(ds, func(d Decision) string { return d.Text }), MaxDecisions),
-		actions:   top(dedupe(as, func(a ActionItem) string { return a.Text }), MaxActionItems),
-		questions: top(dedupe(qs, func(q OpenQuestion) string { return q.Text }), MaxOpenQuestions),
+	return r.sink.items()
+}
+
+// reducer joins parts' items as they come, in meeting order.
+type reducer struct {
+	speakers []string
+	sink     *itemSink
+}
+
+func newReducer(speakers []string) *reducer {
+	return &reducer{speakers: speakers, sink: newItemSink(speakers)}
+}
+
+func (r *reducer) add(p items) {
+	for _, d := range p.decisions {
+		r.sink.ds.add(d, d.Seq, 1)
+	}
+	for _, a := range p.actions {
+		a.Owner = matchSpeaker(a.Owner, r.speakers)
+		r.sink.as.add(a, a.Seq, 1)
+	}
+	for _, q := range p.questions {
+		r.sink.qs.add(q, q.Seq, 1)
 	}
 }
 

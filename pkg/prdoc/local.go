@@ -49,58 +49,136 @@ type items struct {
 	questions []OpenQuestion
 }
 
-// scored keeps an item's rank for capping.
+// extractItems applies the cue rules to every sentence of turns.
+func extractItems(turns []Turn, agenda []AgendaItem, date time.Time) items {
+	sink := newItemSink(speakerNames(turns))
+	for i := range turns {
+		sink.turn(turns, i, agenda, date)
+	}
+	return sink.items()
+}
+
+// itemSink applies the cue rules turn by turn and keeps the best
+// candidates of each list in bounded state (see collector).
+type itemSink struct {
+	speakers []string
+	ds       *collector[Decision]
+	as       *collector[ActionItem]
+	qs       *collector[OpenQuestion]
+}
+
+func newItemSink(speakers []string) *itemSink {
+	return &itemSink{
+		speakers: speakers,
+		ds:       newCollector(MaxDecisions, func(d Decision) string { return d.Text }),
+		as:       newCollector(MaxActionItems, func(a ActionItem) string { return a.Text }),
+		qs:       newCollector(MaxOpenQuestions, func(q OpenQuestion) string { return q.Text }),
+	}
+}
+
+// turn applies the cue rules to the sentences of turns[i]; the turns after
+// i are what a request's owner and a question's answer are looked up in.
+func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time) {
+	t := turns[i]
+	for _, s := range sentences(t.Text) {
+		if !s.substantive() {
+			continue
+		}
+		topic := topicAt(agenda, t.Seq)
+		text := cutRunes(s.text, MaxItemRunes)
+		question := s.isQuestion()
+		request := anyMatch(requestCues, s.norm)
+		explicit := anyMatch(openCues, s.norm)
+		decision := !question && !explicit && anyMatch(decisionCues, s.norm)
+		if decision {
+			k.ds.add(Decision{Text: text, Speaker: t.Speaker, Seq: t.Seq, Topic: topic}, t.Seq, cueScore(decisionCues, s))
+		}
+		if anyMatch(actionCues, s.norm) && (!question || request) {
+			due, dueDate := findDue(s, date)
+			a := ActionItem{Text: text, Owner: owner(turns, i, s, k.speakers, request), Due: due, DueDate: dueDate, Seq: t.Seq, Topic: topic}
+			score := cueScore(actionCues, s)
+			if due != "" {
+				score++
+			}
+			k.as.add(a, t.Seq, score)
+		}
+		if !decision && (explicit || question && s.terms >= 3 && !fillerRE.MatchString(s.norm) && !request && !answered(turns, i)) {
+			score := float64(s.terms) / 10
+			if explicit {
+				score += 2
+			}
+			k.qs.add(OpenQuestion{Text: text, Asker: t.Speaker, Seq: t.Seq, Topic: topic}, t.Seq, score)
+		}
+	}
+}
+
+func (k *itemSink) items() items {
+	return items{decisions: k.ds.result(), actions: k.as.result(), questions: k.qs.result()}
+}
+
+// scored keeps an item's rank for capping; ord is its arrival order.
 type scored[T any] struct {
 	item  T
 	seq   int
 	score float64
+	ord   int
 }
 
-// extractItems applies the cue rules to every sentence of turns.
-func extractItems(turns []Turn, agenda []AgendaItem, date time.Time) items {
-	speakers := speakerNames(turns)
-	var (
-		ds []scored[Decision]
-		as []scored[ActionItem]
-		qs []scored[OpenQuestion]
-	)
-	for i, t := range turns {
-		for _, s := range sentences(t.Text) {
-			if !s.substantive() {
-				continue
-			}
-			topic := topicAt(agenda, t.Seq)
-			text := cutRunes(s.text, MaxItemRunes)
-			question := s.isQuestion()
-			request := anyMatch(requestCues, s.norm)
-			explicit := anyMatch(openCues, s.norm)
-			decision := !question && !explicit && anyMatch(decisionCues, s.norm)
-			if decision {
-				ds = append(ds, scored[Decision]{Decision{Text: text, Speaker: t.Speaker, Seq: t.Seq, Topic: topic}, t.Seq, cueScore(decisionCues, s)})
-			}
-			if anyMatch(actionCues, s.norm) && (!question || request) {
-				due, dueDate := findDue(s, date)
-				a := ActionItem{Text: text, Owner: owner(turns, i, s, speakers, request), Due: due, DueDate: dueDate, Seq: t.Seq, Topic: topic}
-				score := cueScore(actionCues, s)
-				if due != "" {
-					score++
-				}
-				as = append(as, scored[ActionItem]{a, t.Seq, score})
-			}
-			if !decision && (explicit || question && s.terms >= 3 && !fillerRE.MatchString(s.norm) && !request && !answered(turns, i)) {
-				score := float64(s.terms) / 10
-				if explicit {
-					score += 2
-				}
-				qs = append(qs, scored[OpenQuestion]{OpenQuestion{Text: text, Asker: t.Speaker, Seq: t.Seq, Topic: topic}, t.Seq, score})
-			}
+// maxSeen bounds the term sets a collector compares new candidates with.
+const maxSeen = 1024
+
+// collector keeps the n best of a list of candidates that arrive in
+// meeting order: a candidate whose terms repeat an earlier kept one's
+// (Jaccard >= 0.8) is dropped, the rest are ranked by score, ties by
+// arrival. Its state is bounded: it holds at most 4n candidates (pruning
+// to the n best is exact, since a candidate out of the n best of a prefix
+// never comes back) and the term sets of the last maxSeen kept ones, so
+// for lists of up to maxSeen kept candidates the result is exactly that of
+// ranking the whole list.
+type collector[T any] struct {
+	n    int
+	text func(T) string
+	kept []scored[T]
+	seen [][]string // ring of sorted term sets
+	next int        // ring position once seen is full
+	ord  int
+}
+
+func newCollector[T any](n int, text func(T) string) *collector[T] {
+	return &collector[T]{n: n, text: text}
+}
+
+func (c *collector[T]) add(item T, seq int, score float64) {
+	terms := termSet(c.text(item))
+	for _, s := range c.seen {
+		if jaccard(terms, s) >= 0.8 {
+			return
 		}
 	}
-	return items{
-		decisions: top(dedupe(ds, func(d Decision) string { return d.Text }), MaxDecisions),
-		actions:   top(dedupe(as, func(a ActionItem) string { return a.Text }), MaxActionItems),
-		questions: top(dedupe(qs, func(q OpenQuestion) string { return q.Text }), MaxOpenQuestions),
+	if len(c.seen) < maxSeen {
+		c.seen = append(c.seen, terms)
+	} else {
+		c.seen[c.next] = terms
+		c.next = (c.next + 1) % maxSeen
 	}
+	c.kept = append(c.kept, scored[T]{item: item, seq: seq, score: score, ord: c.ord})
+	c.ord++
+	if len(c.kept) >= 4*c.n+4 {
+		c.prune()
+	}
+}
+
+// prune keeps the n best candidates, in arrival order.
+func (c *collector[T]) prune() {
+	slices.SortStableFunc(c.kept, func(a, b scored[T]) int { return cmp.Compare(b.score, a.score) })
+	clear(c.kept[c.n:])
+	c.kept = c.kept[:c.n]
+	slices.SortFunc(c.kept, func(a, b scored[T]) int { return cmp.Compare(a.ord, b.ord) })
+}
+
+// result is the n best candidates in meeting order.
+func (c *collector[T]) result() []T {
+	return top(c.kept, c.n)
 }
 
 // cueScore counts the cue patterns a sentence matches.
@@ -194,29 +272,6 @@ func speakerNames(turns []Turn) []string {
 	return out
 }
 
-// dedupe drops items whose text repeats an earlier one's terms.
-func dedupe[T any](xs []scored[T], text func(T) string) []scored[T] {
-	var (
-		out  []scored[T]
-		seen []map[string]bool
-	)
-	for _, x := range xs {
-		terms := termSet(text(x.item))
-		dup := false
-		for _, s := range seen {
-			if jaccard(terms, s) >= 0.8 {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			out = append(out, x)
-			seen = append(seen, terms)
-		}
-	}
-	return out
-}
-
 // top keeps the n best items, in meeting order.
 func top[T any](xs []scored[T], n int) []T {
 	if len(xs) > n {
@@ -231,22 +286,30 @@ func top[T any](xs []scored[T], n int) []T {
 	return out
 }
 
-func termSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, t := range textutil.Terms(nil, s) {
-		m[t] = true
-	}
-	return m
+// termSet is the sorted distinct terms of s.
+func termSet(s string) []string {
+	ts := textutil.Terms(nil, s)
+	slices.Sort(ts)
+	return slices.Compact(ts)
 }
 
-func jaccard(a, b map[string]bool) float64 {
+// jaccard is |a ∩ b| / |a ∪ b| of two sorted term sets (1 for two empty
+// ones).
+func jaccard(a, b []string) float64 {
 	if len(a) == 0 && len(b) == 0 {
 		return 1
 	}
 	inter := 0
-	for t := range a {
-		if b[t] {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch c := strings.Compare(a[i], b[j]); {
+		case c == 0:
 			inter++
+			i++
+			j++
+		case c < 0:
+			i++
+		default:
+			j++
 		}
 	}
 	return float64(inter) / float64(len(a)+len(b)-inter)

@@ -87,16 +87,35 @@ func ProposeMemoryUpdates(in Input, d Document) []MemoryUpdate {
 	}
 	add(store.CategoryDecisions, ledger)
 
-	var lessons []string
-	for _, t := range in.Turns {
-		for _, s := range sentences(t.Text) {
-			if len(lessons) < maxLessons && s.substantive() && anyMatch(lessonCues, s.norm) {
-				lessons = append(lessons, "- "+head+": "+inline(cutRunes(s.text, MaxItemRunes)))
-			}
+	lessons := in.lessons
+	if lessons == nil {
+		ls := newLessonSink(head)
+		for _, t := range in.Turns {
+			ls.turn(t)
 		}
+		lessons = ls.lines
 	}
 	add(store.CategoryLessons, lessons)
 	return out
+}
+
+// lessonSink collects the first maxLessons sentences that state a lesson.
+type lessonSink struct {
+	head  string
+	lines []string
+}
+
+func newLessonSink(head string) *lessonSink { return &lessonSink{head: head, lines: []string{}} }
+
+func (l *lessonSink) turn(t Turn) {
+	if len(l.lines) >= maxLessons {
+		return
+	}
+	for _, s := range sentences(t.Text) {
+		if len(l.lines) < maxLessons && s.substantive() && anyMatch(lessonCues, s.norm) {
+			l.lines = append(l.lines, "- "+l.head+": "+inline(cutRunes(s.text, MaxItemRunes)))
+		}
+	}
 }
 
 // meetingLabel is "YYYY-MM-DD · title" for ledger lines.

@@ -37,6 +37,10 @@ type Input struct {
 	// Turns in seq order; Topics in seq order, covering a prefix of them.
 	Turns  []Turn
 	Topics []Topic
+
+	// lessons, when not nil, are the lesson lines already collected from
+	// the turns (the streamed path, whose Input has no Turns).
+	lessons []string
 }
 
 // Document is a generated PR.

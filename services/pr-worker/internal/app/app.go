@@ -116,7 +116,7 @@ func (a *App) init(ctx context.Context) error {
 func (a *App) mux() *asynq.ServeMux {
 	mux := asynq.NewServeMux()
 	mux.Handle(jobs.TypePing, jobs.PingHandler{})
-	mux.Handle(tasks.TypePRGenerate, jobs.NewPRGenerateHandler(a.store, a.extractor, a.log.With("task_type", tasks.TypePRGenerate)))
+	mux.Handle(tasks.TypePRGenerate, jobs.NewPRGenerateHandler(a.store, a.extractor, a.cfg.PRTurnsInFlight, a.log.With("task_type", tasks.TypePRGenerate)))
 	mux.Handle(tasks.TypeMemoryBankUpdate, jobs.NewMemoryBankHandler(a.store, a.extractor, a.cfg.MemoryBankMaxBytes, a.log.With("task_type", tasks.TypeMemoryBankUpdate)))
 	a.memory.Register(mux)
 	return mux

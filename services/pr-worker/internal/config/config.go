@@ -32,6 +32,10 @@ type Config struct {
 	// Concurrency is MITHUB_WORKER_CONCURRENCY, tasks processed at once
 	// (default 10).
 	Concurrency int
+	// PRTurnsInFlight is MITHUB_PR_TURNS_IN_FLIGHT (default 400000): the
+	// transcript turns of the PR jobs built at once; a job takes one unit
+	// per turn of its meeting (at most all of them) and waits for them.
+	PRTurnsInFlight int
 	// Queues maps queue names to their priority: pr 6, memory 3, default 1.
 	// It is fixed, not read from the environment.
 	Queues map[string]int
@@ -84,10 +88,11 @@ func FromMap(m map[string]string) (Config, error) { return load(envconf.FromMap(
 
 func load(r *envconf.Reader) (Config, error) {
 	c := Config{
-		DatabaseURL: r.String("MITHUB_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable"),
-		AutoMigrate: r.Bool("MITHUB_AUTO_MIGRATE", true),
-		RedisURL:    r.String("MITHUB_REDIS_URL", "redis://127.0.0.1:6379/0"),
-		Concurrency: r.Int("MITHUB_WORKER_CONCURRENCY", 10, 1, 10_000),
+		DatabaseURL:     r.String("MITHUB_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable"),
+		AutoMigrate:     r.Bool("MITHUB_AUTO_MIGRATE", true),
+		RedisURL:        r.String("MITHUB_REDIS_URL", "redis://127.0.0.1:6379/0"),
+		Concurrency:     r.Int("MITHUB_WORKER_CONCURRENCY", 10, 1, 10_000),
+		PRTurnsInFlight: r.Int("MITHUB_PR_TURNS_IN_FLIGHT", jobs.DefaultTurnsInFlight, 1, 1<<30),
 		Queues: map[string]int{
 			jobs.QueuePR:      6,
 			jobs.QueueMemory:  3,

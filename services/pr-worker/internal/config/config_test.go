@@ -22,6 +22,7 @@ func TestDefaults(t *testing.T) {
 		AutoMigrate:        true,
 		RedisURL:           "redis://127.0.0.1:6379/0",
 		Concurrency:        10,
+		PRTurnsInFlight:    400_000,
 		HTTPAddr:           "127.0.0.1:8091",
 		ShutdownTimeout:    30 * time.Second,
 		LLM:                config.LLMConfig{Provider: "local", Timeout: 60 * time.Second},
@@ -43,13 +44,14 @@ func TestValuesFromEnv(t *testing.T) {
 		"MITHUB_WORKER_HTTP_ADDR":      ":9000",
 		"MITHUB_LOG_LEVEL":             "debug",
 		"MITHUB_MEMORY_BANK_MAX_BYTES": "0",
+		"MITHUB_PR_TURNS_IN_FLIGHT":    "50000",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.Concurrency != 3 || c.ShutdownTimeout != 5*time.Second || c.AutoMigrate ||
 		c.RedisURL != "redis://:pw@10.0.0.1:6380/2" || c.HTTPAddr != ":9000" || c.LogLevel.String() != "DEBUG" ||
-		c.MemoryBankMaxBytes != 0 {
+		c.MemoryBankMaxBytes != 0 || c.PRTurnsInFlight != 50000 {
 		t.Errorf("config = %+v", c)
 	}
 }
@@ -69,6 +71,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{map[string]string{"MITHUB_WORKER_HTTP_ADDR": "8091"}, "MITHUB_WORKER_HTTP_ADDR"},
 		{map[string]string{"MITHUB_LOG_LEVEL": "loud"}, "MITHUB_LOG_LEVEL"},
 		{map[string]string{"MITHUB_MEMORY_BANK_MAX_BYTES": "16KiB"}, "MITHUB_MEMORY_BANK_MAX_BYTES"},
+		{map[string]string{"MITHUB_PR_TURNS_IN_FLIGHT": "0"}, "MITHUB_PR_TURNS_IN_FLIGHT"},
 		{map[string]string{"MITHUB_LLM_PROVIDER": "gpt"}, "MITHUB_LLM_PROVIDER"},
 		{map[string]string{"MITHUB_LLM_PROVIDER": "openai", "MITHUB_LLM_MODEL": "m"}, "MITHUB_LLM_BASE_URL"},
 		{map[string]string{"MITHUB_LLM_PROVIDER": "openai", "MITHUB_LLM_BASE_URL": "http://x/v1"}, "MITHUB_LLM_MODEL"},

@@ -20,7 +20,7 @@ import (
 type MemoryStore interface {
 	GetMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
 	ListTopics(ctx context.Context, tenantID, meetingID string) ([]store.TopicRow, error)
-	TranscriptsUpTo(ctx context.Context, tenantID, meetingID string, lastID int64, limit int) ([]store.Transcript, error)
+	EachTranscript(ctx context.Context, tenantID, meetingID string, lastID int64, pageSize int, fn func(store.Transcript) error) error
 	PutProjectStatus(ctx context.Context, tenantID, project, meetingID, content string) error
 	MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge store.Merger) error
 }
@@ -59,12 +59,21 @@ func (h *MemoryBankHandler) ProcessTask(ctx context.Context, t *asynq.Task) erro
 	if err != nil {
 		return err
 	}
-	doc, err := h.extractor.Extract(ctx, in)
+	var doc prdoc.Document
+	if sx, ok := h.extractor.(prdoc.StreamExtractor); ok {
+		doc, err = sx.ExtractStream(ctx, in)
+	} else {
+		var whole prdoc.Input
+		if whole, err = collect(ctx, store.Meeting{ID: in.MeetingID, Title: in.MeetingTitle, StartedAt: in.Date}, in.Turns, nil); err == nil {
+			whole.Topics = in.Topics
+			doc, err = h.extractor.Extract(ctx, whole)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("extract meeting %s: %w", p.GetMeetingId(), err)
 	}
 	if err := h.store.PutProjectStatus(ctx, p.GetTenantId(), p.GetProject(), p.GetMeetingId(),
-		prdoc.StatusMarkdown(in, doc, h.now())); err != nil {
+		prdoc.StatusMarkdown(prdoc.Input{MeetingID: in.MeetingID, MeetingTitle: in.MeetingTitle, Date: in.Date}, doc, h.now())); err != nil {
 		return fmt.Errorf("project status of meeting %s: %w", p.GetMeetingId(), err)
 	}
 	errs := make([]error, len(doc.MemoryUpdates))
@@ -88,26 +97,24 @@ func (h *MemoryBankHandler) ProcessTask(ctx context.Context, t *asynq.Task) erro
 	return nil
 }
 
-func (h *MemoryBankHandler) input(ctx context.Context, p *mithubv1.MemoryBankUpdateTask) (prdoc.Input, error) {
+// input is the meeting, its stored topics and its transcripts, read page
+// by page as the extractor walks them.
+func (h *MemoryBankHandler) input(ctx context.Context, p *mithubv1.MemoryBankUpdateTask) (prdoc.StreamInput, error) {
 	m, err := h.store.GetMeeting(ctx, p.GetTenantId(), p.GetMeetingId())
 	if errors.Is(err, store.ErrNotFound) {
-		return prdoc.Input{}, fmt.Errorf("meeting %s: %w: %w", p.GetMeetingId(), err, asynq.SkipRetry)
+		return prdoc.StreamInput{}, fmt.Errorf("meeting %s: %w: %w", p.GetMeetingId(), err, asynq.SkipRetry)
 	}
 	if err != nil {
-		return prdoc.Input{}, err
-	}
-	rows, err := h.store.TranscriptsUpTo(ctx, p.GetTenantId(), p.GetMeetingId(), 0, 0)
-	if err != nil {
-		return prdoc.Input{}, err
+		return prdoc.StreamInput{}, err
 	}
 	topics, err := h.store.ListTopics(ctx, p.GetTenantId(), p.GetMeetingId())
 	if err != nil {
-		return prdoc.Input{}, err
+		return prdoc.StreamInput{}, err
 	}
 	snap := &mithubv1.TopicSnapshot{}
 	for _, t := range topics {
 		snap.Topics = append(snap.Topics, &mithubv1.Topic{Id: t.ID, Seq: int32(t.Seq), Title: t.Title, Summary: t.Summary,
 			Keywords: t.Keywords, StartSeq: int32(t.StartSeq), EndSeq: int32(t.EndSeq), StartMs: t.StartMS, EndMs: t.EndMS})
 	}
-	return Input(m, rows, snap), nil
+	return StreamInput(m, TurnSource(h.store, p.GetTenantId(), p.GetMeetingId(), 0), snap), nil
 }

@@ -24,12 +24,17 @@ type PRStore interface {
 	StartPR(ctx context.Context, tenantID, id string) (store.PR, bool, error)
 	CompletePR(ctx context.Context, tenantID, id string, c store.PRContent) (store.PR, error)
 	FailPR(ctx context.Context, tenantID, id, msg string) (store.PR, error)
-	TranscriptsUpTo(ctx context.Context, tenantID, meetingID string, lastID int64, limit int) ([]store.Transcript, error)
+	CountTranscriptsUpTo(ctx context.Context, tenantID, meetingID string, lastID int64) (int, error)
+	EachTranscript(ctx context.Context, tenantID, meetingID string, lastID int64, pageSize int, fn func(store.Transcript) error) error
 }
 
-// PRGenerateHandler builds PRs: it loads the meeting's transcripts up to
-// the task's last_transcript_id, takes the topic snapshot from the
-// payload, extracts the document and upserts it into the PR row. A task
+// PRGenerateHandler builds PRs: it reads the meeting's transcripts up to
+// the task's last_transcript_id page by page (an extractor that can stream
+// never holds them all), takes the topic snapshot from the payload,
+// extracts the document and upserts it into the PR row. A job first takes
+// as many units of the handler's turn budget as its meeting has turns (at
+// most the whole budget), so large jobs wait for each other instead of
+// all running at once. A task
 // delivered again (a retry, or a redelivery after a worker died) rebuilds
 // the same PR; a PR already finished is left alone. Errors that a retry
 // cannot fix are returned wrapping asynq.SkipRetry, after the PR is marked
@@ -37,12 +42,15 @@ type PRStore interface {
 type PRGenerateHandler struct {
 	store     PRStore
 	extractor prdoc.Extractor
+	turns     *TurnBudget
 	log       *slog.Logger
 }
 
-// NewPRGenerateHandler returns the pr:generate handler.
-func NewPRGenerateHandler(s PRStore, x prdoc.Extractor, log *slog.Logger) *PRGenerateHandler {
-	return &PRGenerateHandler{store: s, extractor: x, log: log}
+// NewPRGenerateHandler returns the pr:generate handler; turnsInFlight
+// bounds the transcript turns of the jobs it runs at once (<= 0:
+// DefaultTurnsInFlight).
+func NewPRGenerateHandler(s PRStore, x prdoc.Extractor, turnsInFlight int, log *slog.Logger) *PRGenerateHandler {
+	return &PRGenerateHandler{store: s, extractor: x, turns: NewTurnBudget(turnsInFlight), log: log}
 }
 
 // ProcessTask handles one pr:generate task.
@@ -93,12 +101,27 @@ func (h *PRGenerateHandler) build(ctx context.Context, p *mithubv1.PRGenerateTas
 	if err != nil {
 		return prdoc.Document{}, err
 	}
-	rows, err := h.store.TranscriptsUpTo(ctx, p.GetTenantId(), p.GetMeetingId(), p.GetLastTranscriptId(), 0)
+	n, err := h.store.CountTranscriptsUpTo(ctx, p.GetTenantId(), p.GetMeetingId(), p.GetLastTranscriptId())
 	if err != nil {
 		return prdoc.Document{}, err
 	}
-	in := Input(m, rows, p.GetSnapshot())
-	doc, err := h.extractor.Extract(ctx, in)
+	release, err := h.turns.Acquire(ctx, n, func(w int64) {
+		h.log.Info("PR job waits for the turn budget", "pr_id", p.GetPrId(), "turns", n, "weight", w, "budget", h.turns.Size())
+	})
+	if err != nil {
+		return prdoc.Document{}, err
+	}
+	defer release()
+	src := TurnSource(h.store, p.GetTenantId(), p.GetMeetingId(), p.GetLastTranscriptId())
+	var doc prdoc.Document
+	if sx, ok := h.extractor.(prdoc.StreamExtractor); ok {
+		doc, err = sx.ExtractStream(ctx, StreamInput(m, src, p.GetSnapshot()))
+	} else {
+		var in prdoc.Input
+		if in, err = collect(ctx, m, src, p.GetSnapshot()); err == nil {
+			doc, err = h.extractor.Extract(ctx, in)
+		}
+	}
 	if errors.Is(err, llm.ErrPermanent) || errors.Is(err, prdoc.ErrBudget) {
 		return prdoc.Document{}, errors.Join(err, asynq.SkipRetry)
 	}
@@ -141,21 +164,65 @@ func (h *PRGenerateHandler) writeResult(t *asynq.Task, p *mithubv1.PRGenerateTas
 // Input builds the extractor's input from the meeting, its transcripts and
 // the topic snapshot.
 func Input(m store.Meeting, rows []store.Transcript, snap *mithubv1.TopicSnapshot) prdoc.Input {
-	in := prdoc.Input{MeetingID: m.ID, MeetingTitle: m.Title, Date: m.StartedAt}
+	in := prdoc.Input{MeetingID: m.ID, MeetingTitle: m.Title, Date: m.StartedAt, Topics: topicsOf(snap)}
 	for _, r := range rows {
-		speaker := r.SpeakerName
-		if speaker == "" {
-			speaker = r.SpeakerID
-		}
-		in.Turns = append(in.Turns, prdoc.Turn{ID: r.ID, Seq: r.Seq, Speaker: speaker, Text: r.Text, StartMS: r.StartMS, EndMS: r.EndMS})
+		in.Turns = append(in.Turns, turnOf(r))
 	}
+	return in
+}
+
+// TranscriptPageSize is how many transcript rows a PR job reads at once.
+const TranscriptPageSize = store.DefaultTranscriptPage
+
+// TranscriptPager reads a meeting's transcripts page by page.
+type TranscriptPager interface {
+	EachTranscript(ctx context.Context, tenantID, meetingID string, lastID int64, pageSize int, fn func(store.Transcript) error) error
+}
+
+// TurnSource walks the meeting's transcripts with id <= lastID (0: all)
+// as prdoc turns, TranscriptPageSize rows at a time.
+func TurnSource(s TranscriptPager, tenantID, meetingID string, lastID int64) prdoc.Source {
+	return func(ctx context.Context, fn func(prdoc.Turn) error) error {
+		return s.EachTranscript(ctx, tenantID, meetingID, lastID, TranscriptPageSize, func(r store.Transcript) error {
+			return fn(turnOf(r))
+		})
+	}
+}
+
+func turnOf(r store.Transcript) prdoc.Turn {
+	speaker := r.SpeakerName
+	if speaker == "" {
+		speaker = r.SpeakerID
+	}
+	return prdoc.Turn{ID: r.ID, Seq: r.Seq, Speaker: speaker, Text: r.Text, StartMS: r.StartMS, EndMS: r.EndMS}
+}
+
+// StreamInput is the streamed extractor's input: the meeting, its turns
+// and the topic snapshot.
+func StreamInput(m store.Meeting, src prdoc.Source, snap *mithubv1.TopicSnapshot) prdoc.StreamInput {
+	return prdoc.StreamInput{MeetingID: m.ID, MeetingTitle: m.Title, Date: m.StartedAt, Topics: topicsOf(snap), Turns: src}
+}
+
+// collect reads every turn into an Input, for extractors that cannot
+// stream.
+func collect(ctx context.Context, m store.Meeting, src prdoc.Source, snap *mithubv1.TopicSnapshot) (prdoc.Input, error) {
+	in := prdoc.Input{MeetingID: m.ID, MeetingTitle: m.Title, Date: m.StartedAt, Topics: topicsOf(snap)}
+	err := src(ctx, func(t prdoc.Turn) error {
+		in.Turns = append(in.Turns, t)
+		return nil
+	})
+	return in, err
+}
+
+func topicsOf(snap *mithubv1.TopicSnapshot) []prdoc.Topic {
+	var out []prdoc.Topic
 	for _, t := range snap.GetTopics() {
-		in.Topics = append(in.Topics, prdoc.Topic{
+		out = append(out, prdoc.Topic{
 			ID: t.GetId(), Title: t.GetTitle(), Summary: t.GetSummary(), Keywords: t.GetKeywords(),
 			StartSeq: int(t.GetStartSeq()), EndSeq: int(t.GetEndSeq()),
 		})
 	}
-	return in
+	return out
 }
 
 // Content encodes a document for the PR row.
