@@ -18,10 +18,10 @@ func excludeTurns() []meetingctx.Turn {
 		{"t0", "kim", "The launch date is March 3rd, we agreed on it last week."},
 		{"t1", "lee", "Marketing needs the launch assets two weeks before."},
 		{"t2", "amy", "Hey MitHub, what is the launch date we agreed on?"}, // wake word + question
-		{"t3", "kim", "밋허브야"},                                   // bare wake word
-		{"t4", "kim", "출시일이 언제로 정해졌지? launch date"},               // its question, within 8 s
+		{"t3", "kim", "밋허브야"},                                              // bare wake word
+		{"t4", "kim", "출시일이 언제로 정해졌지? launch date"},                        // its question, within 8 s
 		{"t5", "lee", "what is the launch date again, I forgot the launch date"},
-		{"t6", "amy", "MitHub."},                           // bare wake word …
+		{"t6", "amy", "MitHub."},                             // bare wake word …
 		{"t7", "amy", "launch date launch date launch date"}, // … answered 20 s later: not the question
 	}
 	ts := make([]meetingctx.Turn, len(texts))
