@@ -284,9 +284,13 @@ func addressed(ws []word, i, j int, rest string) bool {
 	return isQuestion(rest)
 }
 
-// leadWords start a question (English); questionWords carry one
-// anywhere (Korean puts them mid-sentence).
-var leadWords, questionWords = map[string]bool{}, map[string]bool{}
+// leadWords start a question (English); a Korean question has a word
+// starting with one of koStems (anywhere: Korean puts them mid-sentence)
+// or its last word ends with one of koEnds (a question or request).
+var (
+	leadWords       = map[string]bool{}
+	koStems, koEnds [][]rune
+)
 
 func init() {
 	for _, w := range []string{
@@ -298,23 +302,40 @@ func init() {
 		leadWords[string(jamo(w))] = true
 	}
 	for _, w := range []string{
-		"뭐", "뭐야", "뭐였지", "뭐였어", "무엇", "무슨", "언제", "어디", "누가", "누구", "왜", "어떻게", "몇",
-		"어떤", "얼마", "알려줘", "알려", "요약", "요약해줘", "정리", "정리해줘", "말해줘", "설명해줘",
+		"뭐", "무엇", "무슨", "언제", "어디", "누구", "누가", "왜", "어떻게", "어떤", "어땠", "몇", "얼마",
+		"알려", "요약", "정리", "말해", "설명", "찾아", "보여",
 	} {
-		questionWords[string(jamo(w))] = true
+		koStems = append(koStems, jamo(w))
+	}
+	for _, w := range []string{"줘", "줄래", "까", "니", "냐", "나요"} {
+		koEnds = append(koEnds, jamo(w))
 	}
 }
 
 // isQuestion: the text ends with a question mark, starts with an English
-// question word or holds a Korean one.
+// question word, or reads as a Korean question or request.
 func isQuestion(s string) bool {
 	s = strings.TrimSpace(s)
 	if strings.HasSuffix(s, "?") || strings.HasSuffix(s, "？") {
 		return true
 	}
-	for i, w := range splitWords(s) {
-		if (i == 0 && leadWords[string(w.norm)]) || questionWords[string(w.norm)] {
+	ws := splitWords(s)
+	for i, w := range ws {
+		if i == 0 && leadWords[string(w.norm)] {
 			return true
+		}
+		for _, st := range koStems {
+			if hasPrefix(w.norm, st) {
+				return true
+			}
+		}
+	}
+	if n := len(ws); n > 0 {
+		last := ws[n-1].norm
+		for _, e := range koEnds {
+			if len(last) > len(e) && string(last[len(last)-len(e):]) == string(e) {
+				return true
+			}
 		}
 	}
 	return false

@@ -102,6 +102,8 @@ func TestFindTable(t *testing.T) {
 		"hey, who knows the launch date?",
 		"mit, what is the launch date?",
 		"hub, what is the launch date?",
+		"미트허브 진짜 좋네",
+		"Mithub really helped us today",
 		"",
 		"?!",
 	}
@@ -123,6 +125,27 @@ func TestFindTable(t *testing.T) {
 	if len(positives) < 40 || len(negatives) < 40 {
 		t.Fatalf("table holds %d positives and %d negatives, want at least 40 of each", len(positives), len(negatives))
 	}
+}
+
+// FuzzFind: a match lies within the text, Rest is the text after it, and
+// the edit distance is within the budget.
+func FuzzFind(f *testing.F) {
+	for _, s := range []string{"Hey MitHub, what is next?", "밋허브야 일정", "헤이밋허브 요약해줘", "GitHub", "\xff미트허브\xfe, 뭐야?"} {
+		f.Add(s)
+	}
+	m := MustDefault()
+	f.Fuzz(func(t *testing.T, text string) {
+		mt, ok := m.Find(text)
+		if !ok {
+			return
+		}
+		if mt.Start < 0 || mt.Start >= mt.End || mt.End > len(text) {
+			t.Fatalf("Find(%q): span %d..%d", text, mt.Start, mt.End)
+		}
+		if !strings.Contains(text[mt.End:], mt.Rest) || mt.Distance < 0 || mt.Distance > DefaultMaxEdits {
+			t.Fatalf("Find(%q) = %+v", text, mt)
+		}
+	})
 }
 
 // TestEditBudget: edits beyond the budget and consonant edits never match.
