@@ -2,6 +2,7 @@ package ask_test
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/mithub/mithub/pkg/ask"
@@ -88,5 +89,30 @@ func TestExcludeQuestionTurns(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkBuildExclude packs a 2,000-turn catch-up period with and
+// without the wake-word exclusion, to show what the exclusion costs.
+func BenchmarkBuildExclude(b *testing.B) {
+	c, err := tokens.ForEncoding(tokens.CL100K)
+	if err != nil {
+		b.Fatal(err)
+	}
+	turns := randomTurns(rand.New(rand.NewPCG(1, 2)), c, 2000)
+	for _, excl := range []*ask.Exclusion{nil, {Wake: wakeword.MustDefault()}} {
+		name := "none"
+		if excl != nil {
+			name = "wake"
+		}
+		b.Run(name, func(b *testing.B) {
+			in := ask.Input{Call: ask.CallCatchUp, Question: "what did I miss?", Since: turns, Counter: c,
+				Budget: tokens.NewBudget(128_000, 1024).Available(), StoredTokens: true, Exclude: excl}
+			for b.Loop() {
+				if _, err := ask.Build(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -23,6 +23,7 @@ package wakeword
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -70,9 +71,12 @@ type Config struct {
 // Matcher finds addressed names. It is safe for concurrent use.
 type Matcher struct {
 	names [][]rune // normalised, without spaces
-	// firsts are the runes a match can start with (besides vowels).
-	firsts   map[rune]bool
-	words    []int // words of each name
+	// starts are the consonant skeletons a match can start with: a
+	// name's, with a prefix glued in front and a vocative behind. A
+	// word's skeleton must begin one of them (consonants are never
+	// edited), which rules out almost every word at once.
+	starts   map[rune][][]rune // by first rune
+	words    []int             // words of each name
 	raw      []string
 	prefixes [][]rune
 	maxEdits int
@@ -87,10 +91,9 @@ func New(cfg Config) (*Matcher, error) {
 	if len(names) == 0 {
 		names = DefaultNames
 	}
-	m := &Matcher{maxEdits: cfg.MaxEdits, firsts: map[rune]bool{}}
+	m := &Matcher{maxEdits: cfg.MaxEdits, starts: map[rune][][]rune{}}
 	for _, p := range Prefixes {
 		m.prefixes = append(m.prefixes, jamo(p))
-		m.firsts[m.prefixes[len(m.prefixes)-1][0]] = true
 	}
 	seen := map[string]bool{}
 	for _, n := range names {
@@ -113,7 +116,17 @@ func New(cfg Config) (*Matcher, error) {
 			continue
 		}
 		seen[string(key)] = true
-		m.firsts[key[0]] = true
+		k := skeleton(key)
+		if len(k) == 0 {
+			return nil, fmt.Errorf("wake words: %q has no consonant", n)
+		}
+		for _, v := range [][]rune{k, append(k[:len(k):len(k)], 0x110B)} {
+			m.starts[v[0]] = append(m.starts[v[0]], v)
+			for _, px := range m.prefixes {
+				st := append(skeleton(px), v...)
+				m.starts[st[0]] = append(m.starts[st[0]], st)
+			}
+		}
 		m.names = append(m.names, key)
 		m.words = append(m.words, len(ws))
 		m.raw = append(m.raw, strings.TrimSpace(n))
@@ -205,9 +218,12 @@ func (m *Matcher) Contains(text string) bool {
 
 // at tries a match starting at word i.
 func (m *Matcher) at(text string, ws []word, i int) (Match, bool) {
-	// Consonants are never edited: a word starting with a consonant no
-	// name or prefix starts with can not start a match.
-	if r := ws[i].norm[0]; !m.firsts[r] && !isVowel(r) {
+	// Consonants are never edited: a word whose consonants do not begin
+	// a name's can not start a match.
+	// (A word of vowels only starts no match: the match starts at the
+	// next word.)
+	first, ok := firstConsonant(ws[i].norm)
+	if !ok || !slices.ContainsFunc(m.starts[first], func(st []rune) bool { return skeletonStarts(st, ws[i].norm) }) {
 		return Match{}, false
 	}
 	prefixed := i > 0 && m.isPrefix(ws[i-1].norm) && !strings.ContainsAny(ws[i-1].sep, ".!?")
@@ -368,27 +384,36 @@ type word struct {
 
 // splitWords splits text into words of letters and digits, normalised.
 func splitWords(text string) []word {
-	var out []word
-	var cur []rune
+	out := make([]word, 0, 16)
+	// One buffer holds every word's letters; bounds[k] are word k's.
+	buf := make([]rune, 0, len(text))
+	var bounds [][2]int
 	start := -1
 	for i, r := range text {
 		if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || isHangulJamo(r)) {
 			if start < 0 {
 				start = i
+				bounds = append(bounds, [2]int{len(buf), 0})
 				if n := len(out); n > 0 {
 					out[n-1].sep = text[out[n-1].end:i]
 				}
 			}
-			cur = appendNorm(cur, r)
+			buf = appendNorm(buf, r)
 			continue
 		}
 		if start >= 0 {
-			out = append(out, word{norm: cur, start: start, end: i})
-			cur, start = nil, -1
+			bounds[len(bounds)-1][1] = len(buf)
+			out = append(out, word{start: start, end: i})
+			start = -1
 		}
 	}
 	if start >= 0 {
-		out = append(out, word{norm: cur, start: start, end: len(text)})
+		bounds[len(bounds)-1][1] = len(buf)
+		out = append(out, word{start: start, end: len(text)})
+	}
+	for k := range out {
+		a, b := bounds[k][0], bounds[k][1]
+		out[k].norm = buf[a:b:b]
 	}
 	if n := len(out); n > 0 && out[n-1].sep == "" {
 		out[n-1].sep = text[out[n-1].end:]
@@ -458,6 +483,53 @@ func rest(text string, end int) string {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || r == utf8.RuneError
 	})
 	return strings.TrimSpace(s)
+}
+
+// skeleton is rs without vowels, the same-sounding Hangul finals as one.
+func skeleton(rs []rune) []rune {
+	out := make([]rune, 0, len(rs))
+	for _, r := range rs {
+		switch {
+		case isVowel(r):
+		case tFinal(r):
+			out = append(out, 0x11AE)
+		default:
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// firstConsonant is the first rune of w's skeleton.
+func firstConsonant(w []rune) (rune, bool) {
+	for _, r := range w {
+		switch {
+		case isVowel(r):
+		case tFinal(r):
+			return 0x11AE, true
+		default:
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// skeletonStarts reports whether w's skeleton is a prefix of st.
+func skeletonStarts(st, w []rune) bool {
+	j := 0
+	for _, r := range w {
+		switch {
+		case isVowel(r):
+			continue
+		case tFinal(r):
+			r = 0x11AE
+		}
+		if j >= len(st) || st[j] != r {
+			return false
+		}
+		j++
+	}
+	return true
 }
 
 // isVowel: a Latin vowel or a Hangul medial vowel.
