@@ -384,10 +384,10 @@ type word struct {
 
 // splitWords splits text into words of letters and digits, normalised.
 func splitWords(text string) []word {
-	out := make([]word, 0, 16)
+	out := make([]word, 0, len(text)/6+1)
 	// One buffer holds every word's letters; bounds[k] are word k's.
 	buf := make([]rune, 0, len(text))
-	var bounds [][2]int
+	bounds := make([][2]int, 0, cap(out))
 	start := -1
 	for i, r := range text {
 		if r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || isHangulJamo(r)) {
