@@ -490,6 +490,23 @@ func TestMeetingThroughLiveKit(t *testing.T) {
 		}
 	}
 
+	// Lee joins late: "what did I miss?" covers the meeting before Lee
+	// came, not what was said after.
+	lee := join(t, s.lk, roomName, "lee", "Lee", false)
+	eventually(t, 20*time.Second, "lee's join recorded", func() bool {
+		evs, err := s.st.PresenceOf(ctx, tenant, meetingID, "lee")
+		return err == nil && len(evs) == 1
+	})
+	speak(line{"k-after-lee", "kim", "Lee가 온 뒤에 예산 승인은 금요일로 미뤘습니다."})
+	eventually(t, 20*time.Second, "kim's turn after lee joined", func() bool { _, ok := stored()["k-after-lee"]; return ok })
+	want["l-miss"] = line{"l-miss", "lee", "MitHub, what did I miss?"}
+	lee.say("l-miss", want["l-miss"].text, true, "")
+	eventually(t, 30*time.Second, "lee caught up", func() bool { _, i := answerTo("l-miss"); return i >= 0 })
+	if c, _ := answerTo("l-miss"); strings.TrimSpace(c.text) == "" || strings.HasPrefix(c.text, "Sorry") ||
+		strings.Contains(c.text, "금요일로 미뤘") || strings.Contains(c.text, "what did I miss") {
+		t.Errorf("lee's catch-up %q: want the meeting before lee joined, without what came after or the question", c.text)
+	}
+
 	// The room ends: the bot leaves and the meeting is ended.
 	rs := lksdk.NewRoomServiceClient(s.lk.HTTPURL, testenv.LiveKitKey, testenv.LiveKitSecret)
 	if _, err := rs.DeleteRoom(ctx, &livekit.DeleteRoomRequest{Room: roomName}); err != nil {
