@@ -41,6 +41,9 @@ type AskRequest struct {
 	ThreadID  string `json:"thread_id,omitempty"`
 	Mode      string `json:"mode,omitempty"`
 	SinceMS   *int64 `json:"since_ms,omitempty"`
+	// QuestionSegmentID is the transcript segment that carries the
+	// question (asked by voice); it is never cited as evidence.
+	QuestionSegmentID string `json:"question_segment_id,omitempty"`
 }
 
 // Citation is one transcript turn an answer quotes.

@@ -93,6 +93,9 @@ type Input struct {
 	// Prefixes, when set, keeps the counts of turn line prefixes from one
 	// build to the next; it must only ever see this Counter.
 	Prefixes *PrefixCounts
+	// Exclude keeps turns out of every section, whatever the call type:
+	// the question's own turn and what else was said to the bot.
+	Exclude *Exclusion
 }
 
 // Context is a packed prompt.
@@ -192,6 +195,7 @@ func Build(in Input) (Context, error) {
 	b := builder{in: in, budget: in.Budget, text: map[string]string{}, turns: map[string][]entry{},
 		prefixes: map[prefixKey]int{}}
 	b.used = in.Counter.Count(system) + in.Counter.Count(user) + FramingTokens
+	b.excluded = in.Exclude.excluded(&in)
 	for _, name := range priorities[in.Call] {
 		b.admit(name)
 	}
@@ -203,9 +207,11 @@ type builder struct {
 	budget int
 	used   int
 	seen   seqSet // seqs already admitted
-	text   map[string]string
-	turns  map[string][]entry
-	secs   []Section
+	// excluded are seqs never admitted (Input.Exclude).
+	excluded seqSet
+	text     map[string]string
+	turns    map[string][]entry
+	secs     []Section
 	// prefixes memoises the token count of turn line prefixes.
 	prefixes map[prefixKey]int
 }
@@ -344,7 +350,7 @@ func (b *builder) turnList(name string, ts iter.Seq[entry]) {
 	full := false
 	for e := range ts {
 		t := e.turn
-		if b.seen.has(t.Seq) {
+		if b.seen.has(t.Seq) || b.excluded.has(t.Seq) {
 			continue
 		}
 		sec.Offered++

@@ -68,3 +68,27 @@ func (s *Store) LastLeft(ctx context.Context, tenantID, meetingID, participantID
 	}
 	return *at, true, nil
 }
+
+// PresenceOf returns the participant's presence events in the meeting,
+// in time order (joins before leaves at the same time).
+func (s *Store) PresenceOf(ctx context.Context, tenantID, meetingID, participantID string) ([]PresenceEvent, error) {
+	rows, err := s.pool.Query(ctx, `SELECT participant_id, kind, at_ms FROM presence_events
+		WHERE tenant_id = $1 AND meeting_id = $2 AND participant_id = $3
+		ORDER BY at_ms, kind`, tenantID, meetingID, participantID)
+	if err != nil {
+		return nil, fmt.Errorf("read presence in meeting %s: %w", meetingID, translate(err))
+	}
+	defer rows.Close()
+	var out []PresenceEvent
+	for rows.Next() {
+		var e PresenceEvent
+		if err := rows.Scan(&e.ParticipantID, &e.Kind, &e.AtMS); err != nil {
+			return nil, fmt.Errorf("read presence in meeting %s: %w", meetingID, translate(err))
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read presence in meeting %s: %w", meetingID, translate(err))
+	}
+	return out, nil
+}

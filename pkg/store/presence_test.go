@@ -35,6 +35,13 @@ func TestPresenceLastLeft(t *testing.T) {
 	if at, ok, err := s.LastLeft(ctx, tn.ID, m.ID, "kim"); err != nil || !ok || at != 300_000 {
 		t.Fatalf("kim last left at %d ok=%v err=%v, want 300000", at, ok, err)
 	}
+	evs, err := s.PresenceOf(ctx, tn.ID, m.ID, "kim")
+	if err != nil || len(evs) != 4 || evs[0].Kind != store.PresenceJoined || evs[1].AtMS != 60_000 || evs[3].Kind != store.PresenceLeft || evs[3].AtMS != 300_000 {
+		t.Fatalf("kim's presence %+v err=%v, want 4 events in time order", evs, err)
+	}
+	if evs, err := s.PresenceOf(ctx, other.ID, m.ID, "kim"); err != nil || len(evs) != 0 {
+		t.Fatalf("another tenant reads kim's presence: %+v err=%v", evs, err)
+	}
 	// Another tenant neither writes into nor reads from the meeting.
 	if _, err := s.RecordPresence(ctx, other.ID, m.ID, store.PresenceEvent{ParticipantID: "x", Kind: store.PresenceLeft, AtMS: 1}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("other tenant's write: %v", err)

@@ -24,6 +24,7 @@ import (
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/pkg/wakeword"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
@@ -146,6 +147,10 @@ func (a *App) init(ctx context.Context) error {
 		Model: model, Window: tokens.ContextWindow(model, a.cfg.LLM.ContextWindow), ReservedOutput: a.cfg.LLM.MaxOutputTokens,
 		Corrector: corr, L1Wait: a.cfg.Context.WithDefaults().L1Wait, Log: a.log,
 		MemoryBank: a.bank.Bank, TopicCacheBytes: int64(a.cfg.AskTopicCacheBytes),
+		CatchUpWindow: a.cfg.CatchUpWindow,
+	}
+	if asker.Wake, err = wakeword.New(wakeword.Config{Names: a.cfg.WakeWords, MaxEdits: a.cfg.WakeMaxEdits}); err != nil {
+		return err
 	}
 	if a.cfg.AskTopicCacheBytes == 0 {
 		asker.TopicCacheBytes = -1

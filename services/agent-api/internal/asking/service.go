@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/pkg/wakeword"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 )
 
@@ -38,7 +40,7 @@ type Store interface {
 	TranscriptsSince(ctx context.Context, tenantID, meetingID string, sinceMS int64, limit int) ([]store.Transcript, error)
 	LatestCheckpoint(ctx context.Context, tenantID, meetingID, threadID string) (store.Checkpoint, error)
 	SaveCheckpoint(ctx context.Context, tenantID string, cp store.Checkpoint) error
-	LastLeft(ctx context.Context, tenantID, meetingID, participantID string) (int64, bool, error)
+	PresenceOf(ctx context.Context, tenantID, meetingID, participantID string) ([]store.PresenceEvent, error)
 }
 
 // MemoryBank returns the team memory bank text for a meeting's project,
@@ -67,6 +69,12 @@ type Service struct {
 	TopicCacheBytes int64
 	// TurnWeights fuse turn search's features (nil: meetingctx.DefaultTurnWeights).
 	TurnWeights *meetingctx.TurnWeights
+	// Wake finds the turns addressed to the bot, which are never evidence;
+	// the default names when nil.
+	Wake *wakeword.Matcher
+	// CatchUpWindow is how far back a catch-up looks when the asker
+	// neither left nor joined late (DefaultCatchUpWindow when 0).
+	CatchUpWindow time.Duration
 
 	topicsOnce sync.Once
 	topics     *topicCache
@@ -83,6 +91,9 @@ type Request struct {
 	ThreadID  string `json:"thread_id"`
 	Mode      string `json:"mode"`
 	SinceMS   *int64 `json:"since_ms"`
+	// QuestionSegmentID is the transcript segment the question was
+	// heard in; it is never evidence, and a catch-up ends before it.
+	QuestionSegmentID string `json:"question_segment_id"`
 	// Debug returns the assembled context with the result.
 	Debug bool `json:"-"`
 }
@@ -99,11 +110,17 @@ type Result struct {
 	ContextTokens int            `json:"context_tokens"`
 	// L1Waited: topics caught up within the L1 wait; when false, the turns
 	// not yet in a topic were given raw.
-	L1Waited bool     `json:"l1_waited"`
-	SinceMS  *int64   `json:"since_ms,omitempty"`
-	Plan     ask.Plan `json:"plan"`
-	Timings  Timings  `json:"timings"`
-	Debug    *Debug   `json:"debug,omitempty"`
+	L1Waited bool   `json:"l1_waited"`
+	SinceMS  *int64 `json:"since_ms,omitempty"`
+	// UntilMS ends a catch-up window that closes before the question
+	// (the recent minutes, or a late joiner's missed start).
+	UntilMS *int64 `json:"until_ms,omitempty"`
+	// Window says which catch-up rule chose the period: since_ms,
+	// since_left, since_joined or recent.
+	Window  string   `json:"window,omitempty"`
+	Plan    ask.Plan `json:"plan"`
+	Timings Timings  `json:"timings"`
+	Debug   *Debug   `json:"debug,omitempty"`
 }
 
 // Timings are the server-side durations of an answer, in milliseconds.
@@ -144,6 +161,8 @@ type Prepared struct {
 	pending  int
 	waited   bool
 	sinceMS  *int64
+	untilMS  *int64
+	window   string
 	warnings []string
 	timings  Timings
 }
@@ -179,6 +198,10 @@ func (r *Request) Validate() error {
 	}
 	if len(r.AskerID) > 256 || len(r.AskerName) > 256 {
 		return fmt.Errorf("%w: asker_id and asker_name are limited to 256 bytes", ErrInvalid)
+	}
+	if len(r.QuestionSegmentID) > store.MaxSegmentIDLen || !utf8.ValidString(r.QuestionSegmentID) ||
+		strings.ContainsFunc(r.QuestionSegmentID, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
+		return fmt.Errorf("%w: question_segment_id must be at most %d bytes of printable UTF-8", ErrInvalid, store.MaxSegmentIDLen)
 	}
 	return nil
 }
@@ -222,8 +245,9 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 	}
 	in := ask.Input{
 		Call: p.call, Question: p.req.Question, Previous: p.prev,
-		Facts:  ask.Facts{ID: mt.ID, Title: mt.Title, Language: mt.Language, Status: mt.Status, StartedAt: mt.StartedAt, Turns: snap.Turns},
-		Recent: snap.L0, Pending: snap.Pending, Topics: snap.Topics, Speakers: snap.Speakers,
+		Exclude: &ask.Exclusion{Segments: map[string]bool{p.req.QuestionSegmentID: p.req.QuestionSegmentID != ""}, Wake: s.wake()},
+		Facts:   ask.Facts{ID: mt.ID, Title: mt.Title, Language: mt.Language, Status: mt.Status, StartedAt: mt.StartedAt, Turns: snap.Turns},
+		Recent:  snap.L0, Pending: snap.Pending, Topics: snap.Topics, Speakers: snap.Speakers,
 		Counter: s.counter(), Prefixes: s.prefixCounts(), Budget: tokens.NewBudget(s.Window, s.ReservedOutput).Available(),
 		// Ingest counted turns with the same counter; a learned correction
 		// makes those counts stale.
@@ -374,41 +398,164 @@ func (s *Service) ForgetMeeting(tenantID, meetingID string) {
 // their estimated size in bytes.
 func (s *Service) TopicCacheStats() (topics int, bytes int64) { return s.topicCache().stats() }
 
-// period reads the catch-up turns: since since_ms; else since the asker
-// last left the meeting (a question asked by voice is itself the asker's
-// latest turn, so leaving is the better mark); else since the asker last
-// spoke; else the whole meeting.
+// DefaultCatchUpWindow is how far back a catch-up looks by default.
+const DefaultCatchUpWindow = 5 * time.Minute
+
+// PresenceLagMS is how late LiveKit may report a participant leaving or
+// joining: it batches the updates of participants without tracks.
+const PresenceLagMS = 3000
+
+// Catch-up windows (Result.Window).
+const (
+	WindowSinceMS     = "since_ms"
+	WindowSinceLeft   = "since_left"
+	WindowSinceJoined = "since_joined"
+	WindowRecent      = "recent"
+)
+
+func (s *Service) wake() *wakeword.Matcher {
+	if s.Wake != nil {
+		return s.Wake
+	}
+	return defaultWake
+}
+
+var defaultWake = wakeword.MustDefault()
+
+// period reads the catch-up turns. The window is, first match wins:
+//   - since since_ms, when given;
+//   - since the asker last left, when they left before the question: the
+//     departure is taken PresenceLagMS early (LiveKit reports it late),
+//     but not before the end of the asker's own last words before it;
+//   - from the meeting's start to the asker's first join, when they
+//     joined late (later than PresenceLagMS after the first turn);
+//   - the CatchUpWindow before the question.
+//
+// The question's own turn and the turns addressed to the bot are never
+// in it (ask.Exclusion), and a window without any other turn is widened
+// to everything before the question.
 func (s *Service) period(ctx context.Context, p *Prepared, snap meetingctx.Snapshot) ([]meetingctx.Turn, int64, error) {
+	qMS, qSeq := questionTime(p, snap)
 	var since int64
+	until := int64(math.MaxInt64)
+	var afterSeq = -1 // turns at or before it are left out
+	window := WindowRecent
 	switch {
 	case p.req.SinceMS != nil:
-		since = *p.req.SinceMS
+		since, window = *p.req.SinceMS, WindowSinceMS
 	case p.req.AskerID == "":
-		p.warnings = append(p.warnings, "no since_ms and no asker_id: catching up from the start")
+		p.warnings = append(p.warnings, "no since_ms and no asker_id: catching up on the minutes before the question")
 	default:
-		found := false
-		for _, sp := range snap.Speakers {
-			if sp.ID == p.req.AskerID {
-				since, found = sp.LastSpokeMS, true
-			}
-		}
-		left, ok, err := s.Store.LastLeft(ctx, p.tenantID, p.meeting.ID, p.req.AskerID)
+		evs, err := s.Store.PresenceOf(ctx, p.tenantID, p.meeting.ID, p.req.AskerID)
 		if err != nil {
 			return nil, 0, err
 		}
-		if ok {
-			since, found = left, true
+		var left, joined int64 = -1, -1
+		for _, e := range evs {
+			switch {
+			case e.Kind == store.PresenceLeft && e.AtMS <= qMS:
+				left = e.AtMS
+			case e.Kind == store.PresenceJoined && joined < 0:
+				joined = e.AtMS
+			}
 		}
-		if !found {
-			p.warnings = append(p.warnings, "no since_ms, and the asker has neither spoken nor left: catching up from the start")
+		switch {
+		case left >= 0:
+			window, since = WindowSinceLeft, max(left-PresenceLagMS, 0)
+			// The asker was there while they spoke: the window starts
+			// after their last words before leaving.
+			rows, err := s.Store.TranscriptsSince(ctx, p.tenantID, p.meeting.ID, since, periodTurns)
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, r := range rows {
+				if r.SpeakerID == p.req.AskerID && r.StartMS <= left {
+					since, afterSeq = max(since, r.EndMS), r.Seq
+				}
+			}
+		case joined >= 0:
+			first, err := s.Store.TranscriptRange(ctx, p.tenantID, p.meeting.ID, 0, 0, 1)
+			if err != nil {
+				return nil, 0, err
+			}
+			if len(first) == 1 && joined > first[0].StartMS+PresenceLagMS {
+				window, since, until = WindowSinceJoined, 0, joined
+			}
 		}
 	}
-	p.sinceMS = &since
-	rows, err := s.Store.TranscriptsSince(ctx, p.tenantID, p.meeting.ID, since, periodTurns)
+	if window == WindowRecent {
+		w := s.CatchUpWindow
+		if w <= 0 {
+			w = DefaultCatchUpWindow
+		}
+		since, until = max(qMS-w.Milliseconds(), 0), qMS
+	}
+	turns, err := s.periodTurns(ctx, p, since, until, afterSeq, qSeq)
 	if err != nil {
 		return nil, 0, err
 	}
-	return contexts.Turns(rows), since, nil
+	if !s.hasEvidence(p, turns) && (since > 0 || until < qMS) {
+		p.warnings = append(p.warnings, fmt.Sprintf("nothing was said in the %s window: catching up on the whole meeting before the question", window))
+		since, until, afterSeq = 0, qMS, -1
+		if turns, err = s.periodTurns(ctx, p, since, until, afterSeq, qSeq); err != nil {
+			return nil, 0, err
+		}
+	}
+	p.sinceMS, p.window = &since, window
+	if until != math.MaxInt64 {
+		p.untilMS = &until
+	}
+	return turns, since, nil
+}
+
+// periodTurns reads the turns starting in [since, until], after afterSeq,
+// and before the question's turn (qSeq, when known).
+func (s *Service) periodTurns(ctx context.Context, p *Prepared, since, until int64, afterSeq, qSeq int) ([]meetingctx.Turn, error) {
+	rows, err := s.Store.TranscriptsSince(ctx, p.tenantID, p.meeting.ID, since, periodTurns)
+	if err != nil {
+		return nil, err
+	}
+	kept := rows[:0]
+	for _, r := range rows {
+		if r.StartMS > until || r.Seq <= afterSeq || (qSeq >= 0 && r.Seq == qSeq) {
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return contexts.Turns(kept), nil
+}
+
+// hasEvidence: a turn that is neither the question nor addressed to the
+// bot.
+func (s *Service) hasEvidence(p *Prepared, ts []meetingctx.Turn) bool {
+	for _, t := range ts {
+		if t.SegmentID != p.req.QuestionSegmentID && !s.wake().Contains(t.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// questionTime returns when the question was asked, in ms after the
+// meeting's start, and its turn's seq (-1 when not a turn): its own turn
+// when question_segment_id names one, else the end of the latest turn.
+func questionTime(p *Prepared, snap meetingctx.Snapshot) (int64, int) {
+	var latest int64
+	for _, ts := range [][]meetingctx.Turn{snap.L0, snap.Pending} {
+		for _, t := range ts {
+			if p.req.QuestionSegmentID != "" && t.SegmentID == p.req.QuestionSegmentID {
+				return t.StartMS, t.Seq
+			}
+			latest = max(latest, t.EndMS)
+		}
+	}
+	if p.req.QuestionSegmentID != "" {
+		p.warnings = append(p.warnings, "question_segment_id "+p.req.QuestionSegmentID+" is not among the meeting's latest turns")
+	}
+	if latest == 0 {
+		latest = max(time.Since(p.meeting.StartedAt).Milliseconds(), 0)
+	}
+	return latest + 1, -1
 }
 
 // Answer answers a prepared question, calling onToken with each piece of
@@ -438,7 +585,7 @@ func (s *Service) Answer(ctx context.Context, p *Prepared, onToken func(string) 
 	res := Result{
 		Answer: ans.Text, Citations: ans.Citations, Provider: ans.Provider, ThreadID: p.req.ThreadID,
 		Mode: p.req.Mode, Warnings: append(p.warnings, ans.Warnings...), PendingTurns: p.pending,
-		ContextTokens: p.ctx.Total, L1Waited: p.waited, SinceMS: p.sinceMS, Plan: p.plan,
+		ContextTokens: p.ctx.Total, L1Waited: p.waited, SinceMS: p.sinceMS, UntilMS: p.untilMS, Window: p.window, Plan: p.plan,
 		Timings: p.timings,
 	}
 	if p.req.Debug {

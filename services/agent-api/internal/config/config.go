@@ -10,6 +10,7 @@ import (
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/prdoc"
+	"github.com/mithub/mithub/pkg/wakeword"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
 )
 
@@ -57,6 +58,14 @@ type Config struct {
 	// 0 keeps none): the indexed turns of searched topics kept between asks,
 	// by estimated size; only the newest version of a topic is kept.
 	AskTopicCacheBytes int
+	// WakeWords is MITHUB_WAKE_WORDS and WakeMaxEdits
+	// MITHUB_WAKE_MAX_EDITS, as realtime-worker reads them (see
+	// pkg/wakeword): turns addressed to the bot are never evidence.
+	WakeWords    []string
+	WakeMaxEdits int
+	// CatchUpWindow is MITHUB_CATCHUP_WINDOW (default 5m): how far back
+	// "what did I miss?" looks when the asker neither left nor joined late.
+	CatchUpWindow time.Duration
 	// MemoryBankMaxBytes is MITHUB_MEMORY_BANK_MAX_BYTES (default 16384):
 	// the bytes of meeting sections one memory-bank category keeps when a
 	// PR's updates are approved; the oldest meetings' sections go first
@@ -185,6 +194,9 @@ func load(r *envconf.Reader) (Config, error) {
 		CacheSize:           r.Int("MITHUB_CACHE_SIZE", 1000, 1, 10_000_000),
 		CacheTTL:            r.Duration("MITHUB_CACHE_TTL", time.Hour),
 		AskTopicCacheBytes:  r.Int("MITHUB_ASK_TOPIC_CACHE_BYTES", asking.DefaultTopicCacheBytes, 0, 1<<40),
+		WakeWords:           r.List(wakeword.EnvWords, wakeword.DefaultNames),
+		WakeMaxEdits:        r.Int(wakeword.EnvMaxEdits, wakeword.DefaultMaxEdits, 0, 5),
+		CatchUpWindow:       r.Duration("MITHUB_CATCHUP_WINDOW", asking.DefaultCatchUpWindow),
 		MemoryBankMaxBytes:  r.Int("MITHUB_MEMORY_BANK_MAX_BYTES", prdoc.DefaultMaxBytes, 0, 64<<20),
 		Memory:              memory.LoadConfig(r),
 		Context: meetingctx.Config{
@@ -260,6 +272,12 @@ func load(r *envconf.Reader) (Config, error) {
 		if c.Embed.Model == "" {
 			r.Fail("MITHUB_EMBED_MODEL", "required when MITHUB_EMBED_PROVIDER=openai")
 		}
+	}
+	if _, err := wakeword.New(wakeword.Config{Names: c.WakeWords, MaxEdits: c.WakeMaxEdits}); err != nil {
+		r.Fail(wakeword.EnvWords, "%v", err)
+	}
+	if c.CatchUpWindow <= 0 {
+		r.Fail("MITHUB_CATCHUP_WINDOW", "must be positive")
 	}
 	return c, r.Err()
 }

@@ -213,6 +213,8 @@ func TestAskRejectsBadRequests(t *testing.T) {
 		{"unknown mode", key, m.ID, `{"question":"q","mode":"poem"}`, 400},
 		{"negative since", key, m.ID, `{"mode":"catch_up","since_ms":-5}`, 400},
 		{"thread id with spaces", key, m.ID, `{"question":"q","thread_id":"a b"}`, 400},
+		{"long question segment id", key, m.ID, fmt.Sprintf(`{"question":"q","question_segment_id":%q}`, strings.Repeat("s", 257)), 400},
+		{"question segment id with a newline", key, m.ID, `{"question":"q","question_segment_id":"s\n1"}`, 400},
 		{"long question", key, m.ID, fmt.Sprintf(`{"question":%q}`, strings.Repeat("예", asking.MaxQuestionRunes+1)), 400},
 		{"unknown field", key, m.ID, `{"question":"q","temperature":2}`, 400},
 		{"wrong type", key, m.ID, `{"question":42}`, 400},
@@ -356,9 +358,10 @@ func TestAskUsesMemoryBank(t *testing.T) {
 	}
 }
 
-// Without since_ms, a catch-up starts where the asker last left, else
-// where the asker last spoke; presence events are stored once and only in
-// the tenant's own meetings.
+// Without since_ms, a catch-up starts where the asker last left (taken
+// PresenceLagMS early, not before the asker's own last words), else it
+// covers the minutes before the question; presence events are stored
+// once and only in the tenant's own meetings.
 func TestAskCatchUpSinceAskerLeft(t *testing.T) {
 	h := newHarness(t, harnessOpts{})
 	key, other := h.key("acme"), h.key("globex")
@@ -386,25 +389,28 @@ func TestAskCatchUpSinceAskerLeft(t *testing.T) {
 		}
 	}
 	status, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "guest-1"})
-	if status != http.StatusOK || res.SinceMS == nil || *res.SinceMS != left || len(res.Citations) == 0 {
-		t.Fatalf("catch-up of a returning guest: %d since %v, %d citations: %s", status, res.SinceMS, len(res.Citations), body)
+	from := left - asking.PresenceLagMS
+	if status != http.StatusOK || res.SinceMS == nil || *res.SinceMS != from || res.Window != asking.WindowSinceLeft || len(res.Citations) == 0 {
+		t.Fatalf("catch-up of a returning guest: %d since %v (%s), %d citations: %s", status, res.SinceMS, res.Window, len(res.Citations), body)
 	}
 	for _, c := range res.Citations {
-		if c.StartMS < left {
+		if c.StartMS < from {
 			t.Fatalf("catch-up cites turn %d at %d ms, before the guest left at %d", c.Seq, c.StartMS, left)
 		}
 	}
-	// Leaving marks the period even when the asker spoke later: a question
-	// asked by voice is the asker's latest turn. Without a leave, the
-	// period starts when the asker last spoke.
-	if _, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "spk1"}); res.SinceMS == nil || *res.SinceMS != us[58].EndMS {
-		t.Fatalf("catch-up of spk1 since %v, want its last turn's end %d: %s", res.SinceMS, us[58].EndMS, body)
+	// Without a leave, the period is the minutes before the question
+	// (here the whole 4-minute meeting), never "since the asker last
+	// spoke", which for a voice question is the question itself.
+	if _, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "spk1"}); res.SinceMS == nil || *res.SinceMS != 0 || res.Window != asking.WindowRecent {
+		t.Fatalf("catch-up of spk1 since %v (%s), want the recent window from 0: %s", res.SinceMS, res.Window, body)
 	}
+	// Leaving marks the period even when the asker spoke later; it starts
+	// after the asker's own words said within the lag before leaving.
 	if r := presence(key, map[string]any{"participant_id": "spk1", "event": "left", "at_ms": us[10].StartMS}); r.status != http.StatusOK {
 		t.Fatalf("presence: %d %s", r.status, r.body)
 	}
-	if _, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "spk1"}); res.SinceMS == nil || *res.SinceMS != us[10].StartMS {
-		t.Fatalf("catch-up of spk1 since %v, want when it left %d: %s", res.SinceMS, us[10].StartMS, body)
+	if _, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "spk1"}); res.SinceMS == nil || *res.SinceMS != us[10].EndMS {
+		t.Fatalf("catch-up of spk1 since %v, want the end of its words as it left %d: %s", res.SinceMS, us[10].EndMS, body)
 	}
 	for _, tt := range []struct {
 		name   string
@@ -435,8 +441,8 @@ func TestAskCatchUpSinceAskerLeft(t *testing.T) {
 	if elapsed := time.Since(before).Milliseconds(); now.AtMS < 0 || now.AtMS > elapsed {
 		t.Fatalf("presence stamped at %d ms, meeting is %d ms old", now.AtMS, elapsed)
 	}
-	if _, res, _ := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "guest-2"}); res.SinceMS == nil || *res.SinceMS != now.AtMS {
-		t.Fatalf("catch-up of guest-2 starts at %v, want %d", res.SinceMS, now.AtMS)
+	if _, res, _ := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "guest-2"}); res.SinceMS == nil || *res.SinceMS != max(now.AtMS-asking.PresenceLagMS, 0) {
+		t.Fatalf("catch-up of guest-2 starts at %v, want %d", res.SinceMS, max(now.AtMS-asking.PresenceLagMS, 0))
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/envconf"
 	"github.com/mithub/mithub/pkg/logging"
+	"github.com/mithub/mithub/pkg/wakeword"
 )
 
 // Environments.
@@ -31,7 +32,9 @@ const (
 )
 
 // DefaultWakeWords are matched when MITHUB_WAKE_WORDS is unset.
-var DefaultWakeWords = []string{"hey mithub", "헤이 밋허브", "밋허브야"}
+// Hey/헤이/OK/오케이 in front and 야/아 behind are accepted with each
+// (see pkg/wakeword).
+var DefaultWakeWords = wakeword.DefaultNames
 
 // Config is realtime-worker's configuration. Each field names its variable
 // and default.
@@ -61,8 +64,9 @@ type Config struct {
 	// LiveKitAPISecret is MITHUB_LIVEKIT_API_SECRET (default secret in dev;
 	// required in prod).
 	LiveKitAPISecret string
-	// WakeWords is MITHUB_WAKE_WORDS, a comma-separated list
-	// (default "hey mithub,헤이 밋허브,밋허브야").
+	// WakeWords is MITHUB_WAKE_WORDS, a comma-separated list of the bot's
+	// names (default "미트허브,밋허브,미트 허브,mithub,mit hub"); see
+	// pkg/wakeword for how they are matched.
 	WakeWords []string
 	// HTTPAddr is MITHUB_WORKER_HTTP_ADDR, where /healthz and /readyz are
 	// served (default :8090).
@@ -119,12 +123,13 @@ type Config struct {
 	// WakeFollowUp is MITHUB_WAKE_FOLLOWUP (default 8s): how long after a
 	// bare wake word the speaker's next final segment is the question.
 	WakeFollowUp time.Duration
-	// WakeCooldown is MITHUB_WAKE_COOLDOWN (default 5s): a speaker's wake
-	// words are ignored this long after they triggered an answer.
+	// WakeCooldown is MITHUB_WAKE_COOLDOWN (default 5s): a speaker's next
+	// question this soon after their last is queued until the answers in
+	// progress finish (the same question repeated is answered once).
 	WakeCooldown time.Duration
-	// WakeMaxEdits is MITHUB_WAKE_MAX_EDITS (default 2): the most edits
-	// (insertions, deletions, substitutions of letters) a heard wake word
-	// may differ by; phrases of fewer than 8 letters allow at most one.
+	// WakeMaxEdits is MITHUB_WAKE_MAX_EDITS (default 1): the most edits a
+	// heard name may differ by; only vowels and same-sounding Korean
+	// final consonants are ever edited, names under 4 letters allow none.
 	WakeMaxEdits int
 	// AskTimeout is MITHUB_WAKE_ASK_TIMEOUT (default 60s): bound on one
 	// answer streamed into the room.
@@ -181,7 +186,7 @@ func load(r *envconf.Reader) (Config, error) {
 		LLMModel:         r.String("MITHUB_LLM_MODEL", ""),
 		WakeFollowUp:     r.Duration("MITHUB_WAKE_FOLLOWUP", 8*time.Second),
 		WakeCooldown:     r.Duration("MITHUB_WAKE_COOLDOWN", 5*time.Second),
-		WakeMaxEdits:     r.Int("MITHUB_WAKE_MAX_EDITS", 2, 0, 5),
+		WakeMaxEdits:     r.Int("MITHUB_WAKE_MAX_EDITS", wakeword.DefaultMaxEdits, 0, 5),
 		AskTimeout:       r.Duration("MITHUB_WAKE_ASK_TIMEOUT", 60*time.Second),
 		ReplayFile:       r.String("MITHUB_REPLAY_FILE", ""),
 		ReplayRoom:       r.String("MITHUB_REPLAY_ROOM", "replay"),
@@ -222,6 +227,8 @@ func load(r *envconf.Reader) (Config, error) {
 	}
 	if len(c.WakeWords) == 0 {
 		r.Fail("MITHUB_WAKE_WORDS", "needs at least one wake word")
+	} else if _, err := wakeword.New(wakeword.Config{Names: c.WakeWords, MaxEdits: c.WakeMaxEdits}); err != nil {
+		r.Fail("MITHUB_WAKE_WORDS", "%v", err)
 	}
 	if _, err := redis.ParseURL(c.RedisURL); err != nil {
 		r.Fail("MITHUB_REDIS_URL", "%s", urlProblem(err))

@@ -104,15 +104,25 @@ type Session struct {
 	// recognised.
 	conn    int
 	answers sync.WaitGroup
+	// queue orders questions asked within a speaker's cooldown after the
+	// answers in progress.
+	queue answerQueue
 }
 
 // newSession prepares the session of room recording into meeting.
 func newSession(deps Deps, room, tenantID string, meeting store.Meeting) *Session {
+	log := deps.Log.With("room", room, "meeting_id", meeting.ID)
+	det, err := wake.NewDetector(deps.Settings.Wake)
+	if err != nil {
+		// The configuration is checked at start; this is a fallback.
+		log.Error("wake words unusable, using the defaults", "err", err)
+		det, _ = wake.NewDetector(wake.Config{FollowUp: deps.Settings.Wake.FollowUp, Cooldown: deps.Settings.Wake.Cooldown})
+	}
 	return &Session{
 		deps: deps, room: room, tenantID: tenantID, meeting: meeting,
-		log:      deps.Log.With("room", room, "meeting_id", meeting.ID),
+		log:      log,
 		events:   make(chan event, eventsLen),
-		detector: wake.NewDetector(deps.Settings.Wake),
+		detector: det,
 		roster:   newRoster(serverList(deps.Settings, room)),
 		threads:  map[string]string{},
 	}
@@ -441,8 +451,62 @@ func (s *Session) handle(ctx context.Context, lk *lksdk.Room, seg transcript.Seg
 	if !ok {
 		return
 	}
+	if q.Repeat {
+		s.log.Info("question repeated within the cooldown: the answer to the first one covers it",
+			"segment_id", q.SegmentID, "speaker_id", q.SpeakerID, "question", q.Text)
+		return
+	}
+	if q.Queued {
+		s.log.Info("question within the cooldown queued until the answers in progress finish",
+			"segment_id", q.SegmentID, "speaker_id", q.SpeakerID, "question", q.Text, "cooldown", s.deps.Settings.Wake.Cooldown.String())
+	}
 	thread := s.threads[q.SpeakerID]
-	s.answers.Go(func() { s.answer(ctx, lk, q, thread) })
+	s.queue.add(&s.answers, q.Queued, ctx.Done(), func() { s.answer(ctx, lk, q, thread) })
+}
+
+// answerQueue runs answers: at once, or — queued — once every answer
+// started before has finished. It is used from the session goroutine.
+type answerQueue struct {
+	// last is closed when the latest answer and all before it are done.
+	last chan struct{}
+}
+
+// add starts fn on wg, after the answers before it when queued; a queued
+// fn does not run once stop is closed.
+func (q *answerQueue) add(wg *sync.WaitGroup, queued bool, stop <-chan struct{}, fn func()) {
+	prev, done := q.last, make(chan struct{})
+	q.last = done
+	wg.Go(func() {
+		defer close(done)
+		wait := func() bool {
+			if prev == nil {
+				return true
+			}
+			select {
+			case <-prev:
+			case <-stop:
+				return false
+			}
+			// A stop that came first wins over the finish.
+			select {
+			case <-stop:
+				return false
+			default:
+				return true
+			}
+		}
+		if queued {
+			if wait() {
+				fn()
+			}
+			return
+		}
+		fn()
+		// done means "this and every earlier answer finished".
+		if prev != nil {
+			<-prev
+		}
+	})
 }
 
 // record queues a final segment for PostgreSQL and reports whether it
@@ -553,6 +617,7 @@ func (s *Session) answer(ctx context.Context, lk *lksdk.Room, q wake.Question, t
 	var full strings.Builder
 	res, err := s.deps.API.AskStream(ctx, s.meeting.ID, apiclient.AskRequest{
 		Question: q.Text, AskerID: q.SpeakerID, AskerName: q.SpeakerName, ThreadID: thread, Mode: askMode(q.Text),
+		QuestionSegmentID: q.SegmentID,
 	}, func(ev apiclient.AskEvent) error {
 		if ev.Token == "" {
 			return nil

@@ -7,48 +7,38 @@ import (
 	"github.com/mithub/mithub/services/realtime-worker/internal/wake"
 )
 
-var phrases = []string{"hey mithub", "헤이 밋허브", "밋허브야"}
+// phrases as an older configuration wrote them: the "hey" and "야" are
+// stripped, the names kept.
+var phrases = []string{"hey mithub", "헤이 밋허브", "밋허브야", "미트허브"}
 
-func TestMatcherFind(t *testing.T) {
-	m := wake.NewMatcher(phrases, 2)
-	tests := []struct {
-		give     string
-		wantOK   bool
-		wantRest string
-	}{
-		{"Hey MitHub, what did we decide about the budget?", true, "what did we decide about the budget?"},
-		{"hey mit hub what's next", true, "what's next"},
-		{"hey mithob: summarize", true, "summarize"},
-		{"ok so, hey mithub. who owns the migration?", true, "who owns the migration?"},
-		{"헤이 밋허브, 지난주 결정 사항 알려줘", true, "지난주 결정 사항 알려줘"},
-		{"헤이 미허브 예산 얼마였지?", true, "예산 얼마였지?"},
-		{"밋허브야 오늘 회의 요약해 줘", true, "오늘 회의 요약해 줘"},
-		{"밋허브, 다음 안건은?", true, "다음 안건은?"},
-		{"헤이 밋허브야", true, ""},
-		{"hey mithub", true, ""},
-		{"hey michael, what's up", false, ""},
-		{"let's talk about the hub migration", false, ""},
-		{"허브 설정을 바꿨어요", false, ""},
-		{"", false, ""},
+// TestDetectorMatcher: the detector uses the shared matcher, with the
+// configured names.
+func TestDetectorMatcher(t *testing.T) {
+	d := newDetector(t)
+	for _, c := range []struct{ give, want string }{
+		{"Hey MitHub, what did we decide about the budget?", "what did we decide about the budget?"},
+		{"미트허브 오늘 회의 요약해 줘", "오늘 회의 요약해 줘"},
+		{"MitHub, who owns QA?", "who owns QA?"},
+		{"Hey GitHub is down again, so what is the launch date?", ""},
+		// NFD Hangul, as some recognizers emit it.
+		{"\u1112\u1166\u110b\u1175 \u1106\u1175\u11ba\u1112\u1165\u1107\u1173 일정 알려줘", "일정 알려줘"},
+	} {
+		q, ok := d.Observe(c.give, "amy", "Amy", c.give, time.Unix(1_700_000_000, 0))
+		if ok != (c.want != "") || q.Text != c.want {
+			t.Errorf("Observe(%q) = %q, %v; want %q", c.give, q.Text, ok, c.want)
+		}
 	}
-	for _, tt := range tests {
-		t.Run(tt.give, func(t *testing.T) {
-			got, ok := m.Find(tt.give)
-			if ok != tt.wantOK || got.Rest != tt.wantRest {
-				t.Errorf("Find(%q) = %+v, %v; want rest %q, %v", tt.give, got, ok, tt.wantRest, tt.wantOK)
-			}
-		})
+	if _, err := wake.NewDetector(wake.Config{MaxEdits: 9}); err == nil {
+		t.Error("a max edits of 9 was accepted")
 	}
 }
 
-func TestMatcherDecomposedHangul(t *testing.T) {
-	m := wake.NewMatcher(phrases, 2)
-	// "헤이 밋허브" in NFD, as some recognizers emit it.
-	nfd := "\u1112\u1166\u110b\u1175 \u1106\u1175\u11ba\u1112\u1165\u1107\u1173 일정 알려줘"
-	got, ok := m.Find(nfd)
-	if !ok || got.Rest != "일정 알려줘" {
-		t.Errorf("Find(NFD) = %+v, %v", got, ok)
+func newDetector(t testing.TB) *wake.Detector {
+	d, err := wake.NewDetector(wake.Config{Phrases: phrases, MaxEdits: 1, FollowUp: 8 * time.Second, Cooldown: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
 	}
+	return d
 }
 
 func TestDetector(t *testing.T) {
@@ -57,44 +47,46 @@ func TestDetector(t *testing.T) {
 		seg, speaker, text string
 		at                 time.Duration
 		want               string // question text, "" for none
+		queued, repeat     bool
 	}
 	tests := []struct {
 		name string
 		give []obs
 	}{
 		{"question in the same segment", []obs{
-			{"s1", "kim", "헤이 밋허브, 예산은 언제 확정돼?", 0, "예산은 언제 확정돼?"},
+			{"s1", "kim", "헤이 밋허브, 예산은 언제 확정돼?", 0, "예산은 언제 확정돼?", false, false},
 		}},
 		{"question in the next segment within the window", []obs{
-			{"s1", "amy", "Hey MitHub.", 0, ""},
-			{"s2", "kim", "잠깐만요", time.Second, ""},
-			{"s3", "amy", "What did we decide about the launch?", 3 * time.Second, "What did we decide about the launch?"},
+			{"s1", "amy", "Hey MitHub.", 0, "", false, false},
+			{"s2", "kim", "잠깐만요", time.Second, "", false, false},
+			{"s3", "amy", "What did we decide about the launch?", 3 * time.Second, "What did we decide about the launch?", false, false},
 		}},
 		{"next segment too late", []obs{
-			{"s1", "amy", "hey mithub", 0, ""},
-			{"s2", "amy", "never mind the budget", 9 * time.Second, ""},
+			{"s1", "amy", "hey mithub", 0, "", false, false},
+			{"s2", "amy", "never mind the budget", 9 * time.Second, "", false, false},
 		}},
 		{"re-sent segment does not trigger twice", []obs{
-			{"s1", "amy", "hey mithub, who owns QA?", 0, "who owns QA?"},
-			{"s1", "amy", "hey mithub, who owns QA?", 20 * time.Second, ""},
+			{"s1", "amy", "hey mithub, who owns QA?", 0, "who owns QA?", false, false},
+			{"s1", "amy", "hey mithub, who owns QA?", 20 * time.Second, "", false, false},
 		}},
-		{"cooldown per speaker", []obs{
-			{"s1", "amy", "hey mithub, who owns QA?", 0, "who owns QA?"},
-			{"s2", "amy", "hey mithub, who owns QA?", 2 * time.Second, ""},
-			{"s3", "kim", "밋허브야 QA 담당자 누구야?", 2 * time.Second, "QA 담당자 누구야?"},
-			{"s4", "amy", "hey mithub, and the release date?", 6 * time.Second, "and the release date?"},
+		{"cooldown per speaker: queued, repeats marked", []obs{
+			{"s1", "amy", "hey mithub, who owns QA?", 0, "who owns QA?", false, false},
+			{"s2", "amy", "Hey MitHub: who owns QA", 2 * time.Second, "who owns QA", true, true},
+			{"s3", "kim", "밋허브야 QA 담당자 누구야?", 2 * time.Second, "QA 담당자 누구야?", false, false},
+			{"s4", "amy", "hey mithub, and the release date?", 4 * time.Second, "and the release date?", true, false},
+			{"s5", "amy", "hey mithub, and the budget?", 10 * time.Second, "and the budget?", false, false},
 		}},
 		{"plain talk is no question", []obs{
-			{"s1", "amy", "what did we decide?", 0, ""},
+			{"s1", "amy", "what did we decide?", 0, "", false, false},
 		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := wake.NewDetector(wake.Config{Phrases: phrases, MaxEdits: 2, FollowUp: 8 * time.Second, Cooldown: 5 * time.Second})
+			d := newDetector(t)
 			for _, o := range tt.give {
 				q, ok := d.Observe(o.seg, o.speaker, o.speaker, o.text, t0.Add(o.at))
-				if ok != (o.want != "") || q.Text != o.want {
-					t.Errorf("Observe(%s %q) = %q, %v; want %q", o.seg, o.text, q.Text, ok, o.want)
+				if ok != (o.want != "") || q.Text != o.want || q.Queued != o.queued || q.Repeat != o.repeat {
+					t.Errorf("Observe(%s %q) = %+v, %v; want %q queued=%v repeat=%v", o.seg, o.text, q, ok, o.want, o.queued, o.repeat)
 				}
 				if ok && (q.SegmentID != o.seg || q.SpeakerID != o.speaker) {
 					t.Errorf("question %+v is not from %s/%s", q, o.seg, o.speaker)
@@ -105,7 +97,7 @@ func TestDetector(t *testing.T) {
 }
 
 func TestFollowUpSkipsFiller(t *testing.T) {
-	d := wake.NewDetector(wake.Config{Phrases: phrases, MaxEdits: 2, FollowUp: 8 * time.Second, Cooldown: 5 * time.Second})
+	d := newDetector(t)
 	now := time.Unix(1_700_000_000, 0)
 	steps := []struct {
 		id, text string
