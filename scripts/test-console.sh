@@ -63,6 +63,9 @@ fi
 ensure_database "$db" fresh
 redis-cli -n "$redis_db" flushdb >/dev/null
 export MITHUB_ENV=prod
+# The replay posts on the same key as the browser; prod's default per-key
+# limit (20 requests/s) is meant for clients, not a 60 utterances/s replay.
+export MITHUB_RATE_LIMIT_RPS=${MITHUB_RATE_LIMIT_RPS:-1000}
 export MITHUB_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db?sslmode=disable"
 export MITHUB_REDIS_URL="redis://127.0.0.1:6379/$redis_db"
 export MITHUB_HTTP_ADDR=$api_addr
