@@ -9,11 +9,13 @@ import (
 	"github.com/mithub/mithub/pkg/meetingctx"
 )
 
-// DefaultTopicCacheBytes bounds the indexed topic turns kept between asks
-// (MITHUB_ASK_TOPIC_CACHE_BYTES): about 240 topics of 400 turns, enough
-// for every topic of 100 meetings of 500 turns; a smaller bound trades
-// ask latency (topics read again from PostgreSQL) for memory.
-const DefaultTopicCacheBytes = 64 << 20
+// DefaultTopicCacheBytes bounds the indexed topic turns and their turn
+// embeddings kept between asks (MITHUB_ASK_TOPIC_CACHE_BYTES): enough
+// for every topic of 100 meetings of 500 turns with 256-dimension
+// embeddings (about 1.1 KB of embedding and 1 KB of text and index per
+// QMSum turn); a smaller bound trades ask latency and CPU (topics read
+// again from PostgreSQL and embedded again in the background) for memory.
+const DefaultTopicCacheBytes = 128 << 20
 
 // topicKey names one version of a topic: a topic that grows or merges gets
 // a new version, and so a new key.
