@@ -12,8 +12,8 @@ import (
 // DefaultTopicCacheBytes bounds the indexed topic turns and their turn
 // embeddings kept between asks (MITHUB_ASK_TOPIC_CACHE_BYTES): enough
 // for every topic of 100 meetings of 500 turns with 256-dimension
-// embeddings (about 1.1 KB of embedding and 1 KB of text and index per
-// QMSum turn); a smaller bound trades ask latency and CPU (topics read
+// embeddings (about 1.8 KB per QMSum turn, 1 KB of it the embedding:
+// 90 MB estimated for those 50,000 turns in bench-ask); a smaller bound trades ask latency and CPU (topics read
 // again from PostgreSQL and embedded again in the background) for memory.
 const DefaultTopicCacheBytes = 128 << 20
 
