@@ -78,6 +78,8 @@ type Service struct {
 
 	topicsOnce sync.Once
 	topics     *topicCache
+	jobsOnce   sync.Once
+	jobs       *embedJobs
 	memoOnce   sync.Once
 	memo       memoCounter
 	prefixes   *ask.PrefixCounts
@@ -353,7 +355,7 @@ func (s *Service) loadThread(ctx context.Context, p *Prepared) error {
 // GET /v1/meetings/{id}/search): the best turns for the plan's query,
 // grouped by topic.
 func (s *Service) searched(ctx context.Context, p *Prepared, m *meetingctx.Manager, snap meetingctx.Snapshot) ([]ask.SearchedTopic, error) {
-	hits, err := s.searchTurns(ctx, p.tenantID, p.meeting.ID, m, snap, p.plan.NextSubquery, askTurnHits)
+	hits, err := s.searchTurns(ctx, p.tenantID, p.meeting.ID, m, snap, p.plan.NextSubquery, askTurnHits, false)
 	if err != nil {
 		return nil, err
 	}
@@ -387,6 +389,16 @@ func (s *Service) topicCache() *topicCache {
 	})
 	return s.topics
 }
+
+func (s *Service) embedJobs() *embedJobs {
+	s.jobsOnce.Do(func() { s.jobs = newEmbedJobs() })
+	return s.jobs
+}
+
+// WaitEmbeddings waits for the background embeddings started so far (the
+// turns an ask found without cached embeddings). Call it while no ask or
+// search runs.
+func (s *Service) WaitEmbeddings() { s.embedJobs().wait() }
 
 // ForgetMeeting drops the cached topics of a meeting whose context left
 // memory: they are read again if it is asked about.

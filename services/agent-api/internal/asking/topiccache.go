@@ -6,13 +6,16 @@ import (
 	"github.com/hashicorp/golang-lru/v2/simplelru"
 
 	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/meetingctx"
 )
 
-// DefaultTopicCacheBytes bounds the indexed topic turns kept between asks
-// (MITHUB_ASK_TOPIC_CACHE_BYTES): about 240 topics of 400 turns, enough
-// for every topic of 100 meetings of 500 turns; a smaller bound trades
-// ask latency (topics read again from PostgreSQL) for memory.
-const DefaultTopicCacheBytes = 64 << 20
+// DefaultTopicCacheBytes bounds the indexed topic turns and their turn
+// embeddings kept between asks (MITHUB_ASK_TOPIC_CACHE_BYTES): enough
+// for every topic of 100 meetings of 500 turns with 256-dimension
+// embeddings (about 1.8 KB per QMSum turn, 1 KB of it the embedding:
+// 90 MB estimated for those 50,000 turns in bench-ask); a smaller bound trades ask latency and CPU (topics read
+// again from PostgreSQL and embedded again in the background) for memory.
+const DefaultTopicCacheBytes = 128 << 20
 
 // topicKey names one version of a topic: a topic that grows or merges gets
 // a new version, and so a new key.
@@ -43,12 +46,16 @@ type topicCache struct {
 	bytes  int64
 	lru    *simplelru.LRU[topicKey, topicEntry]
 	latest map[topicID]topicKey
+	// pending holds the embeddings of turns not yet in a topic, per
+	// meeting (a topicID without topic) and seq. Each meeting's are
+	// bounded by its pending turns: setPending drops turns that left.
+	pending map[topicID]map[int][]float32
 }
 
 // newTopicCache returns a cache of at most maxBytes; maxBytes <= 0 keeps
 // nothing.
 func newTopicCache(maxBytes int64) *topicCache {
-	c := &topicCache{max: maxBytes, latest: map[topicID]topicKey{}}
+	c := &topicCache{max: maxBytes, latest: map[topicID]topicKey{}, pending: map[topicID]map[int][]float32{}}
 	// The size bound is the bytes; the entry bound only has to be out of
 	// its way.
 	c.lru, _ = simplelru.NewLRU[topicKey, topicEntry](1<<30, func(k topicKey, e topicEntry) {
@@ -143,6 +150,53 @@ func (c *topicCache) dropMeeting(tenantID, meetingID string) {
 	}
 	for _, k := range keys {
 		c.lru.Remove(k)
+	}
+	delete(c.pending, topicID{tenantID, meetingID, ""})
+}
+
+// pendingVecs returns the cached embeddings of pending turns (nil for a
+// turn without one) and the indexes of the turns not cached.
+func (c *topicCache) pendingVecs(tenantID, meetingID string, turns []meetingctx.Turn) ([][]float32, []int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	have := c.pending[topicID{tenantID, meetingID, ""}]
+	out := make([][]float32, len(turns))
+	var missing []int
+	for i, t := range turns {
+		if v, ok := have[t.Seq]; ok {
+			out[i] = v
+		} else {
+			missing = append(missing, i)
+		}
+	}
+	return out, missing
+}
+
+// setPending keeps the embeddings of a meeting's pending turns (vecs[i]
+// of turns[i]; nil is kept too: a turn the embedder refuses is not tried
+// again) and drops those of turns before firstSeq, the first pending
+// turn's, which are in a topic by now.
+func (c *topicCache) setPending(tenantID, meetingID string, firstSeq int, turns []meetingctx.Turn, vecs [][]float32) {
+	if len(turns) == 0 || c.max <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id := topicID{tenantID, meetingID, ""}
+	have := c.pending[id]
+	if have == nil {
+		have = map[int][]float32{}
+		c.pending[id] = have
+	}
+	for seq := range have {
+		if seq < firstSeq {
+			delete(have, seq)
+		}
+	}
+	for i, t := range turns {
+		if i < len(vecs) {
+			have[t.Seq] = vecs[i]
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package asking
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,5 +124,31 @@ func TestTopicCacheDropsAMeeting(t *testing.T) {
 	}
 	if n, b := c.stats(); n != 2 || b != 2*turnIndexSize(docs) {
 		t.Fatalf("after the drop: %d topics in %d bytes, want 2 in %d", n, b, 2*turnIndexSize(docs))
+	}
+}
+
+// Pending turns' embeddings are kept per seq, still-pending ones survive
+// a later set of other turns, turns before the first pending one go, and
+// a dropped meeting loses them.
+func TestTopicCachePendingVecs(t *testing.T) {
+	c := newTopicCache(DefaultTopicCacheBytes)
+	turns := []meetingctx.Turn{{Seq: 10, Text: "a"}, {Seq: 11, Text: "b"}, {Seq: 12, Text: "c"}}
+	vecs, missing := c.pendingVecs("t", "m", turns)
+	if len(vecs) != 3 || len(missing) != 3 {
+		t.Fatalf("empty cache: %v, missing %v", vecs, missing)
+	}
+	c.setPending("t", "m", 10, turns[:2], [][]float32{{1}, {2}})
+	// Seq 10 joined a topic: pending now starts at 11.
+	c.setPending("t", "m", 11, turns[2:], [][]float32{{3}})
+	vecs, missing = c.pendingVecs("t", "m", turns)
+	if vecs[0] != nil || vecs[1][0] != 2 || vecs[2][0] != 3 || !slices.Equal(missing, []int{0}) {
+		t.Fatalf("after pending moved to 11: %v, missing %v", vecs, missing)
+	}
+	if _, missing := c.pendingVecs("t", "other", turns); len(missing) != 3 {
+		t.Fatal("another meeting saw m's pending embeddings")
+	}
+	c.dropMeeting("t", "m")
+	if _, missing := c.pendingVecs("t", "m", turns); len(missing) != 3 {
+		t.Fatal("a dropped meeting kept its pending embeddings")
 	}
 }

@@ -18,7 +18,9 @@ const MaxSearchTurnsK = 100
 // SearchTurns ranks the turns of a meeting for a query, best first, at
 // most k (meetingctx.Manager.SearchTurns with the service's weights):
 // every topic's turns (cached between searches, with their embeddings)
-// and the turns not yet in a topic. It waits for L1 like an ask does.
+// and the turns not yet in a topic. It waits for L1 like an ask does,
+// and embeds the turns whose embeddings are not cached yet, so its
+// results do not depend on what earlier searches left in the cache.
 func (s *Service) SearchTurns(ctx context.Context, tenantID, meetingID, query string, k int) ([]meetingctx.TurnHit, error) {
 	mt, err := s.Store.GetMeeting(ctx, tenantID, meetingID)
 	if err != nil {
@@ -29,7 +31,7 @@ func (s *Service) SearchTurns(ctx context.Context, tenantID, meetingID, query st
 		return nil, err
 	}
 	m.WaitL1(ctx, s.L1Wait)
-	return s.searchTurns(ctx, tenantID, meetingID, m, m.Snapshot(), query, k)
+	return s.searchTurns(ctx, tenantID, meetingID, m, m.Snapshot(), query, k, true)
 }
 
 func (s *Service) weights() meetingctx.TurnWeights {
@@ -40,12 +42,16 @@ func (s *Service) weights() meetingctx.TurnWeights {
 }
 
 // searchTurns searches the turns of snap's topics and its pending turns.
-func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, snap meetingctx.Snapshot, query string, k int) ([]meetingctx.TurnHit, error) {
+// With embed, turns without cached embeddings are embedded first; without
+// (the ask path), they are searched without the embedding leg while a
+// background job embeds them, and the same search once they are cached
+// gives what a search with embed gives.
+func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, snap meetingctx.Snapshot, query string, k int, embed bool) ([]meetingctx.TurnHit, error) {
 	var turns []meetingctx.Turn
 	var vecs [][]float32
 	var docs []*ask.Indexed
 	for _, t := range snap.Topics {
-		x, v, err := s.topicTurnsVecs(ctx, tenantID, meetingID, m, t)
+		x, v, err := s.topicTurnsVecs(ctx, tenantID, meetingID, m, t, embed)
 		if err != nil {
 			return nil, err
 		}
@@ -53,9 +59,12 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 			turns = append(turns, x.Docs[i].Turn)
 			docs = append(docs, &x.Docs[i])
 		}
+		if v == nil {
+			v = make([][]float32, len(x.Docs))
+		}
 		vecs = append(vecs, v...)
 	}
-	pending, err := m.EmbedTurns(ctx, snap.Pending)
+	pending, err := s.pendingVecs(ctx, tenantID, meetingID, m, snap.Pending, embed)
 	if err != nil {
 		return nil, err
 	}
@@ -72,26 +81,81 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 }
 
 // topicTurnsVecs returns a topic's indexed turns and their embeddings,
-// both cached.
-func (s *Service) topicTurnsVecs(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, t meetingctx.Topic) (*ask.TurnIndex, [][]float32, error) {
+// both cached. Embeddings not cached yet are computed with embed, else
+// left to a background job (nil is returned for them).
+func (s *Service) topicTurnsVecs(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, t meetingctx.Topic, embed bool) (*ask.TurnIndex, [][]float32, error) {
 	docs, err := s.topicTurns(ctx, tenantID, meetingID, t)
 	if err != nil {
 		return nil, nil, err
 	}
 	key := topicKeyOf(tenantID, meetingID, t)
-	if v, ok := s.topicCache().vecs(key); ok && len(v) == len(docs.Docs) {
+	c := s.topicCache()
+	if v, ok := c.vecs(key); ok && len(v) == len(docs.Docs) {
 		return docs, v, nil
 	}
 	turns := make([]meetingctx.Turn, len(docs.Docs))
 	for i := range docs.Docs {
 		turns[i] = docs.Docs[i].Turn
 	}
+	if !embed {
+		s.embedJobs().start(key, func(ctx context.Context) {
+			if _, ok := c.vecs(key); ok {
+				return
+			}
+			v, err := m.EmbedTurns(ctx, turns)
+			if err != nil {
+				s.Log.Warn("embedding topic turns", "meeting_id", meetingID, "topic_id", t.ID, "err", err)
+				return
+			}
+			c.setVecs(key, v)
+		})
+		return docs, nil, nil
+	}
 	v, err := m.EmbedTurns(ctx, turns)
 	if err != nil {
 		return nil, nil, err
 	}
-	s.topicCache().setVecs(key, v)
+	c.setVecs(key, v)
 	return docs, v, nil
+}
+
+// pendingKey names the background job embedding a meeting's pending turns.
+type pendingKey struct{ tenantID, meetingID string }
+
+// pendingVecs returns the embeddings of pending turns, cached per turn;
+// those missing are computed with embed, else left to a background job
+// (nil for them).
+func (s *Service) pendingVecs(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, pending []meetingctx.Turn, embed bool) ([][]float32, error) {
+	c := s.topicCache()
+	vecs, at := c.pendingVecs(tenantID, meetingID, pending)
+	if len(at) == 0 {
+		return vecs, nil
+	}
+	first := pending[0].Seq
+	todo := make([]meetingctx.Turn, len(at))
+	for j, i := range at {
+		todo[j] = pending[i]
+	}
+	if !embed {
+		s.embedJobs().start(pendingKey{tenantID, meetingID}, func(ctx context.Context) {
+			v, err := m.EmbedTurns(ctx, todo)
+			if err != nil {
+				s.Log.Warn("embedding pending turns", "meeting_id", meetingID, "err", err)
+				return
+			}
+			c.setPending(tenantID, meetingID, first, todo, v)
+		})
+		return vecs, nil
+	}
+	v, err := m.EmbedTurns(ctx, todo)
+	if err != nil {
+		return nil, err
+	}
+	c.setPending(tenantID, meetingID, first, todo, v)
+	for j, i := range at {
+		vecs[i] = v[j]
+	}
+	return vecs, nil
 }
 
 func topicKeyOf(tenantID, meetingID string, t meetingctx.Topic) topicKey {

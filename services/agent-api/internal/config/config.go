@@ -54,9 +54,10 @@ type Config struct {
 	// CacheTTL is MITHUB_CACHE_TTL, idle time before a meeting's context is
 	// dropped from memory (default 1h).
 	CacheTTL time.Duration
-	// AskTopicCacheBytes is MITHUB_ASK_TOPIC_CACHE_BYTES (default 64 MiB;
-	// 0 keeps none): the indexed turns of searched topics kept between asks,
-	// by estimated size; only the newest version of a topic is kept.
+	// AskTopicCacheBytes is MITHUB_ASK_TOPIC_CACHE_BYTES (default 128 MiB;
+	// 0 keeps none): the indexed turns of searched topics and their turn
+	// embeddings kept between asks, by estimated size; only the newest
+	// version of a topic is kept.
 	AskTopicCacheBytes int
 	// WakeWords is MITHUB_WAKE_WORDS and WakeMaxEdits
 	// MITHUB_WAKE_MAX_EDITS, as realtime-worker reads them (see

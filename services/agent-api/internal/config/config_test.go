@@ -16,7 +16,7 @@ func TestDefaults(t *testing.T) {
 	if c.Env != config.EnvProd || c.HTTPAddr != ":8080" || c.CacheSize != 1000 || c.CacheTTL != time.Hour ||
 		c.Context.L0MaxTurns != 25 || c.Context.L0MaxTokens != 3000 || c.Context.ChunkTurns != 25 ||
 		c.Context.MaxTopics != 30 || c.Context.L1Wait != 1500*time.Millisecond || c.LLM.Provider != config.ProviderLocal ||
-		c.Embed.Provider != config.ProviderLocal || c.Embed.Dim != 256 || c.AskTopicCacheBytes != 64<<20 || c.MemoryBankMaxBytes != 16384 {
+		c.Embed.Provider != config.ProviderLocal || c.Embed.Dim != 256 || c.AskTopicCacheBytes != 128<<20 || c.MemoryBankMaxBytes != 16384 {
 		t.Fatalf("defaults: %+v", c)
 	}
 }

@@ -32,6 +32,7 @@ type harness struct {
 	base  string
 	store *store.Store
 	cache *contexts.Cache
+	ask   *asking.Service
 }
 
 type harnessOpts struct {
@@ -90,16 +91,17 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	if o.logOut == nil {
 		o.logOut = io.Discard
 	}
+	svc := askService(t, st, cache, counter, o)
 	app := httpapi.New(httpapi.Deps{
 		Log: slog.New(slog.NewTextHandler(o.logOut, nil)), Streams: o.streams,
 		Store: st, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
 		BodyLimit: o.bodyLimit, L1Wait: o.l1Wait,
 		Engine: eng, Searcher: st, SearchThreshold: 0.3,
 		Ready: map[string]health.Check{"postgres": st.Ping},
-		Ask:   askService(t, st, cache, counter, o),
+		Ask:   svc,
 		PRs:   st, Queue: testQueue(t),
 	})
-	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache}
+	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache, ask: svc}
 }
 
 // serve runs app on a loopback port until the test ends.
