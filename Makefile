@@ -83,7 +83,7 @@ bench-go: dev-up ## Go benchmarks (go test -bench)
 soak: dev-up build ## 10-minute soak: 200 meetings, an utterance every 2 s each, asks, PRs; zero errors, RSS growth < 10% (not in CI)
 	bash scripts/soak.sh
 
-security-check: dev-up build ## issue 18's attacks against a loopback deployment (prod + dev agent-api on one db, pr-worker, realtime-worker); Markdown table in tmp/security-check.md
+security-check: dev-up build ## nine attacks on a loopback deployment (prod + dev agent-api on one db, pr-worker, realtime-worker); Markdown table in tmp/security-check.md
 	bash scripts/security-check.sh
 
 chaos: dev-up build ## fault matrix on a private PostgreSQL, Redis and LiveKit: restarts, kill -9, LLM timeouts and garbage

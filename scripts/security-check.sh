@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-runs the attacks of issue 18 against a deployment on loopback: a dev
+# Re-runs nine attacks (the hardening list in docs/security.md) against a deployment on loopback: a dev
 # agent-api uses a fresh database first (so dev-key is stored), then a prod
 # agent-api (file descriptors limited to 1024), pr-worker and a prod
 # realtime-worker run on private ports with a private redis-server, and

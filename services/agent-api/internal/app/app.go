@@ -209,11 +209,15 @@ func (a *App) Run(ctx context.Context) error {
 	if maxConns == 0 {
 		maxConns = httpapi.DefaultMaxConns()
 	}
+	perAddr := a.cfg.HTTPMaxConnsPerAddr
+	if perAddr < 0 {
+		perAddr = httpapi.DefaultMaxConnsPerAddr(maxConns)
+	}
 	limited := httpapi.LimitListener(httpapi.LingerListener(ln), httpapi.ConnLimits{
-		MaxConns: maxConns, MaxConnsPerAddr: a.cfg.HTTPMaxConnsPerAddr, Log: a.log.With("component", "http-listener"),
+		MaxConns: maxConns, MaxConnsPerAddr: perAddr, Log: a.log.With("component", "http-listener"),
 	})
 	a.registerConnMetrics(limited)
-	a.log.Info("http connection caps", "max_conns", maxConns, "max_conns_per_addr", a.cfg.HTTPMaxConnsPerAddr)
+	a.log.Info("http connection caps", "max_conns", maxConns, "max_conns_per_addr", perAddr)
 	go func() { errc <- a.http.Listener(limited) }()
 
 	select {

@@ -42,9 +42,10 @@ type Config struct {
 	// process's file-descriptor limit): open HTTP connections; new ones
 	// over it are closed at accept.
 	HTTPMaxConns int
-	// HTTPMaxConnsPerAddr is MITHUB_HTTP_MAX_CONNS_PER_ADDR (default 1024;
-	// 0: no cap): open HTTP connections of one client IP address. Behind a
-	// proxy every client shares the proxy's address: raise it there.
+	// HTTPMaxConnsPerAddr is MITHUB_HTTP_MAX_CONNS_PER_ADDR (default -1:
+	// half the global cap, at most 1024, so one address never holds every
+	// slot; 0: no cap): open HTTP connections of one client IP address.
+	// Behind a proxy every client shares the proxy's address: raise it there.
 	HTTPMaxConnsPerAddr int
 	// BodyLimit is MITHUB_HTTP_BODY_LIMIT in bytes (default 4 MiB); larger
 	// bodies get 413.
@@ -190,7 +191,7 @@ func load(r *envconf.Reader) (Config, error) {
 		RedisURL:            r.String("MITHUB_REDIS_URL", "redis://127.0.0.1:6379/0"),
 		HTTPAddr:            r.String("MITHUB_HTTP_ADDR", ":8080"),
 		HTTPMaxConns:        r.Int("MITHUB_HTTP_MAX_CONNS", 0, 0, 100_000_000),
-		HTTPMaxConnsPerAddr: r.Int("MITHUB_HTTP_MAX_CONNS_PER_ADDR", 1024, 0, 100_000_000),
+		HTTPMaxConnsPerAddr: r.Int("MITHUB_HTTP_MAX_CONNS_PER_ADDR", -1, -1, 100_000_000),
 		BodyLimit:           r.Int("MITHUB_HTTP_BODY_LIMIT", 4<<20, 1<<10, 256<<20),
 		CacheSize:           r.Int("MITHUB_CACHE_SIZE", 1000, 1, 10_000_000),
 		CacheTTL:            r.Duration("MITHUB_CACHE_TTL", time.Hour),

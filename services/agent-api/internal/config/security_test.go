@@ -16,7 +16,7 @@ func TestRateLimitAndCORSSettings(t *testing.T) {
 	if c.RateLimitRPS != 20 || c.RateLimitBurst != 40 || len(c.CORSOrigins) != 0 {
 		t.Fatalf("prod defaults: rps %v burst %d origins %q", c.RateLimitRPS, c.RateLimitBurst, c.CORSOrigins)
 	}
-	if c.AuthFailureRPS != 1 || c.AuthFailureBurst != 30 || c.HTTPMaxConns != 0 || c.HTTPMaxConnsPerAddr != 1024 {
+	if c.AuthFailureRPS != 1 || c.AuthFailureBurst != 30 || c.HTTPMaxConns != 0 || c.HTTPMaxConnsPerAddr != -1 {
 		t.Fatalf("prod defaults: auth failures %v/%d, conns %d/%d", c.AuthFailureRPS, c.AuthFailureBurst, c.HTTPMaxConns, c.HTTPMaxConnsPerAddr)
 	}
 	dev, err := config.FromMap(map[string]string{"MITHUB_ENV": "dev"})

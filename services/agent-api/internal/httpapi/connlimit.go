@@ -41,6 +41,16 @@ func DefaultMaxConns() int {
 	return max(1, int(n/4*3))
 }
 
+// DefaultMaxConnsPerAddr is the per-address cap used when none is
+// configured: half of maxConns (so a flood from one address leaves room
+// for every other client), at most 1024; 0 (no cap) when maxConns is 0.
+func DefaultMaxConnsPerAddr(maxConns int) int {
+	if maxConns <= 0 {
+		return 0
+	}
+	return min(1024, max(1, maxConns/2))
+}
+
 // LimitListener wraps ln so that the server it feeds never stops on an
 // accept error and never holds more connections than lim allows.
 // Accept errors other than the listener being closed are retried with a

@@ -220,3 +220,20 @@ func TestAcceptBackoffEndsOnClose(t *testing.T) {
 		t.Fatal("Accept did not return after Close")
 	}
 }
+
+// One address's default share must leave slots for every other client:
+// a per-address default at or above the global cap lets a single-source
+// flood take every connection, health checks included.
+func TestDefaultMaxConnsPerAddrLeavesRoom(t *testing.T) {
+	for _, tc := range []struct{ global, want int }{
+		{0, 0}, {1, 1}, {2, 1}, {768, 384}, {2048, 1024}, {786432, 1024},
+	} {
+		got := httpapi.DefaultMaxConnsPerAddr(tc.global)
+		if got != tc.want {
+			t.Errorf("DefaultMaxConnsPerAddr(%d) = %d, want %d", tc.global, got, tc.want)
+		}
+		if tc.global > 1 && got >= tc.global {
+			t.Errorf("DefaultMaxConnsPerAddr(%d) = %d leaves no room for other addresses", tc.global, got)
+		}
+	}
+}

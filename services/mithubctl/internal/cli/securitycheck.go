@@ -44,7 +44,7 @@ func securityCheckFlags(c *securityCheckConfig) *flag.FlagSet {
 func securityCheckCommand() command {
 	return command{
 		name:    "security-check",
-		summary: "re-run issue 18's attacks against a running loopback deployment; print a Markdown table",
+		summary: "re-run nine attacks (docs/security.md) against a running loopback deployment; print a Markdown table",
 		usage:   "mithubctl security-check [--api-url URL] [--realtime-url URL] [--pr-worker-pid PID] [--rows 1,3]",
 		flags:   func() *flag.FlagSet { return securityCheckFlags(&securityCheckConfig{}) },
 		run:     runSecurityCheck,

@@ -1,4 +1,4 @@
-// Package secprobe re-runs the attacks of issue 18 against a running
+// Package secprobe re-runs nine attacks (listed in docs/security.md) against a running
 // deployment (agent-api in prod mode on a database that a dev-mode process
 // has used, pr-worker, realtime-worker) on loopback addresses, each bounded
 // in requests and time, and reports one PASS or FAIL per row with its
