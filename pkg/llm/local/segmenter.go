@@ -130,15 +130,21 @@ func (s *Segmenter) segments(ctx context.Context, w *window, starts []int) ([]me
 // segment summarises window turns [start, end) as one segment, against the
 // whole window as background.
 func (s *Segmenter) segment(ctx context.Context, w *window, start, end int) (meetingctx.Segment, error) {
-	turns := w.turns[start:end]
+	return summarizeSegment(ctx, s.sum, w.turns[start:end], w.docs(start, end), w.docs(0, len(w.turns)))
+}
+
+// summarizeSegment makes turns (whose documents are part, against the
+// window's all) one segment, titled and summarised by sum when it is not
+// nil.
+func summarizeSegment(ctx context.Context, sum *Summarizer, turns []meetingctx.Turn, part, all []doc) (meetingctx.Segment, error) {
 	seg := meetingctx.Segment{StartSeq: turns[0].Seq, EndSeq: turns[len(turns)-1].Seq}
-	if s.sum == nil {
+	if sum == nil {
 		return seg, nil
 	}
-	sum, err := s.sum.summarize(ctx, w.docs(start, end), w.docs(0, len(w.turns)), nil)
+	res, err := sum.summarize(ctx, part, all, nil)
 	switch {
 	case err == nil:
-		seg.Title, seg.Summary, seg.Keywords = sum.Title, sum.Summary, sum.Keywords
+		seg.Title, seg.Summary, seg.Keywords = res.Title, res.Summary, res.Keywords
 	case errors.Is(err, ErrNoContent):
 		// Fillers only: the engine's fallback title applies.
 	default:

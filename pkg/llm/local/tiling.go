@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"errors"
 	"math"
 	"slices"
 	"time"
@@ -83,21 +82,7 @@ func (s *TilingSegmenter) Segment(ctx context.Context, in meetingctx.SegmentInpu
 // segment summarises window turns [start, end) as one segment, against the
 // whole window as background.
 func (s *TilingSegmenter) segment(ctx context.Context, w *tilingWindow, start, end int) (meetingctx.Segment, error) {
-	turns := w.turns[start:end]
-	seg := meetingctx.Segment{StartSeq: turns[0].Seq, EndSeq: turns[len(turns)-1].Seq}
-	if s.sum == nil {
-		return seg, nil
-	}
-	sum, err := s.sum.summarize(ctx, w.docs(start, end), w.docs(0, len(w.turns)), nil)
-	switch {
-	case err == nil:
-		seg.Title, seg.Summary, seg.Keywords = sum.Title, sum.Summary, sum.Keywords
-	case errors.Is(err, ErrNoContent):
-		// Fillers only: the engine's fallback title applies.
-	default:
-		return seg, err
-	}
-	return seg, nil
+	return summarizeSegment(ctx, s.sum, w.turns[start:end], w.docs(start, end), w.docs(0, len(w.turns)))
 }
 
 // boundaries returns the window indices (inside the chunk) where new

@@ -207,20 +207,7 @@ func tuneDecoder(model *BoundaryModel, ms []MeetingInfo) (float64, int, int) {
 		}
 		for _, th := range thresholdGrid {
 			for _, mt := range minTurnsGrid {
-				pk, ref, hyp := 0.0, 0, 0
-				for i, m := range ms {
-					n := len(m.labels)
-					hl := startsToLabels(n, decode(sp[i], 1, n, 0, n, th, mt, -1))
-					pk += segeval.Pk(m.labels, hl, segeval.DefaultK(m.labels))
-					ref += segeval.Segments(m.labels)
-					hyp += segeval.Segments(hl)
-				}
-				pk /= float64(len(ms))
-				ratio := float64(hyp) / float64(ref)
-				cost := pk
-				if ratio < 0.65 || ratio > 1.5 {
-					cost += 1 + math.Abs(math.Log(ratio))
-				}
+				cost := decodeCost(ms, func(i, n int) []int { return decode(sp[i], 1, n, 0, n, th, mt, -1) })
 				if cost < best {
 					bestT, bestM, bestS, best = th, mt, sm, cost
 				}
@@ -242,20 +229,9 @@ func tuneStrong(model *BoundaryModel, ms []MeetingInfo) float64 {
 	}
 	bestS, best := strongGrid[0], math.Inf(1)
 	for _, st := range strongGrid {
-		pk, ref, hyp := 0.0, 0, 0
-		for i, m := range ms {
-			n := len(m.labels)
-			hl := startsToLabels(n, decode(strong(raw[i], sm[i], st), 1, n, 0, n, model.Threshold, model.MinTurns, -1))
-			pk += segeval.Pk(m.labels, hl, segeval.DefaultK(m.labels))
-			ref += segeval.Segments(m.labels)
-			hyp += segeval.Segments(hl)
-		}
-		pk /= float64(len(ms))
-		ratio := float64(hyp) / float64(ref)
-		cost := pk
-		if ratio < 0.65 || ratio > 1.5 {
-			cost += 1 + math.Abs(math.Log(ratio))
-		}
+		cost := decodeCost(ms, func(i, n int) []int {
+			return decode(strong(raw[i], sm[i], st), 1, n, 0, n, model.Threshold, model.MinTurns, -1)
+		})
 		if cost < best {
 			bestS, best = st, cost
 		}
@@ -272,25 +248,34 @@ func tuneMeetingPrior(model *BoundaryModel, ms []MeetingInfo) int {
 	}
 	bestL, best := topicTurnsGrid[0], math.Inf(1)
 	for _, l := range topicTurnsGrid {
-		pk, ref, hyp := 0.0, 0, 0
-		for i, m := range ms {
-			n := len(m.labels)
-			hl := startsToLabels(n, decode(probs[i], 1, n, 0, n, model.Threshold, model.MinTurns, model.meetingLimit(n, l)))
-			pk += segeval.Pk(m.labels, hl, segeval.DefaultK(m.labels))
-			ref += segeval.Segments(m.labels)
-			hyp += segeval.Segments(hl)
-		}
-		pk /= float64(len(ms))
-		ratio := float64(hyp) / float64(ref)
-		cost := pk
-		if ratio < 0.65 || ratio > 1.5 {
-			cost += 1 + math.Abs(math.Log(ratio))
-		}
+		cost := decodeCost(ms, func(i, n int) []int {
+			return decode(probs[i], 1, n, 0, n, model.Threshold, model.MinTurns, model.meetingLimit(n, l))
+		})
 		if cost < best {
 			bestL, best = l, cost
 		}
 	}
 	return bestL
+}
+
+// decodeCost is the mean Pk over ms of the topic starts decoded by starts
+// (given a meeting's index and turn count), plus a penalty when the
+// topic count is outside 0.65-1.5× the annotated one.
+func decodeCost(ms []MeetingInfo, starts func(i, n int) []int) float64 {
+	pk, ref, hyp := 0.0, 0, 0
+	for i, m := range ms {
+		n := len(m.labels)
+		hl := startsToLabels(n, starts(i, n))
+		pk += segeval.Pk(m.labels, hl, segeval.DefaultK(m.labels))
+		ref += segeval.Segments(m.labels)
+		hyp += segeval.Segments(hl)
+	}
+	pk /= float64(len(ms))
+	cost := pk
+	if ratio := float64(hyp) / float64(ref); ratio < 0.65 || ratio > 1.5 {
+		cost += 1 + math.Abs(math.Log(ratio))
+	}
+	return cost
 }
 
 // startsToLabels labels n turns from ascending topic starts.
