@@ -67,17 +67,27 @@ func (s *Segmenter) Segment(ctx context.Context, in meetingctx.SegmentInput) (me
 		}
 	}
 	w := s.newWindow(prev, in.Turns)
-	starts := s.boundaries(w, in.Previous)
+	return chunkOutput(ctx, s.sum, in.Previous != nil, w.turns, w.first, s.boundaries(w, in.Previous), w.docs)
+}
+
+// chunkOutput makes a chunk's output from the window indices where its
+// topics start (ascending; the chunk's first turn is turns[first]): with
+// a previous topic (continuing), the turns before the first start
+// continue it; the rest are segments from each start to the next,
+// summarised by sum against the whole window (docs gives a range's
+// documents).
+func chunkOutput(ctx context.Context, sum *Summarizer, continuing bool, turns []meetingctx.Turn, first int, starts []int, docs func(from, to int) []doc) (meetingctx.SegmentOutput, error) {
+	out := meetingctx.SegmentOutput{ContinueTo: -1}
 	switch {
-	case in.Previous != nil && len(starts) == 0:
-		out.ContinueTo = in.Turns[len(in.Turns)-1].Seq
+	case continuing && len(starts) == 0:
+		out.ContinueTo = turns[len(turns)-1].Seq
 		return out, nil
-	case in.Previous != nil && starts[0] > w.first:
-		out.ContinueTo = w.turns[starts[0]].Seq - 1
-	case len(starts) == 0 || starts[0] > w.first:
-		starts = append([]int{w.first}, starts...)
+	case continuing && starts[0] > first:
+		out.ContinueTo = turns[starts[0]].Seq - 1
+	case len(starts) == 0 || starts[0] > first:
+		starts = append([]int{first}, starts...)
 	}
-	segs, err := s.segments(ctx, w, starts)
+	segs, err := segments(ctx, sum, turns, starts, docs)
 	if err != nil {
 		return meetingctx.SegmentOutput{ContinueTo: -1}, err
 	}
@@ -107,30 +117,26 @@ func (s *Segmenter) SegmentMeeting(ctx context.Context, turns []meetingctx.Turn)
 	n := len(turns)
 	probs := s.cfg.Model.probs(gapFeatures(w.infos()))
 	starts := append([]int{0}, decode(probs, 1, n, 0, n, s.cfg.Threshold, s.cfg.MinTurns, s.cfg.Model.meetingLimit(n, s.cfg.TopicTurns))...)
-	return s.segments(ctx, w, starts)
+	return segments(ctx, s.sum, w.turns, starts, w.docs)
 }
 
-// segments summarises the window's turns from each start to the next.
-func (s *Segmenter) segments(ctx context.Context, w *window, starts []int) ([]meetingctx.Segment, error) {
+// segments summarises the window's turns from each start to the next,
+// against the whole window.
+func segments(ctx context.Context, sum *Summarizer, turns []meetingctx.Turn, starts []int, docs func(from, to int) []doc) ([]meetingctx.Segment, error) {
 	out := make([]meetingctx.Segment, 0, len(starts))
+	all := docs(0, len(turns))
 	for i, start := range starts {
-		end := len(w.turns)
+		end := len(turns)
 		if i+1 < len(starts) {
 			end = starts[i+1]
 		}
-		seg, err := s.segment(ctx, w, start, end)
+		seg, err := summarizeSegment(ctx, sum, turns[start:end], docs(start, end), all)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, seg)
 	}
 	return out, nil
-}
-
-// segment summarises window turns [start, end) as one segment, against the
-// whole window as background.
-func (s *Segmenter) segment(ctx context.Context, w *window, start, end int) (meetingctx.Segment, error) {
-	return summarizeSegment(ctx, s.sum, w.turns[start:end], w.docs(start, end), w.docs(0, len(w.turns)))
 }
 
 // summarizeSegment makes turns (whose documents are part, against the

@@ -55,34 +55,7 @@ func (s *TilingSegmenter) Segment(ctx context.Context, in meetingctx.SegmentInpu
 		return out, err
 	}
 	w := s.newTilingWindow(in)
-	starts := s.boundaries(w, in.Previous)
-	switch {
-	case in.Previous != nil && len(starts) == 0:
-		out.ContinueTo = in.Turns[len(in.Turns)-1].Seq
-		return out, nil
-	case in.Previous != nil && starts[0] > w.first:
-		out.ContinueTo = w.turns[starts[0]].Seq - 1
-	case len(starts) == 0 || starts[0] > w.first:
-		starts = append([]int{w.first}, starts...)
-	}
-	for i, start := range starts {
-		end := len(w.turns)
-		if i+1 < len(starts) {
-			end = starts[i+1]
-		}
-		seg, err := s.segment(ctx, w, start, end)
-		if err != nil {
-			return meetingctx.SegmentOutput{ContinueTo: -1}, err
-		}
-		out.Segments = append(out.Segments, seg)
-	}
-	return out, nil
-}
-
-// segment summarises window turns [start, end) as one segment, against the
-// whole window as background.
-func (s *TilingSegmenter) segment(ctx context.Context, w *tilingWindow, start, end int) (meetingctx.Segment, error) {
-	return summarizeSegment(ctx, s.sum, w.turns[start:end], w.docs(start, end), w.docs(0, len(w.turns)))
+	return chunkOutput(ctx, s.sum, in.Previous != nil, w.turns, w.first, s.boundaries(w, in.Previous), w.docs)
 }
 
 // boundaries returns the window indices (inside the chunk) where new
