@@ -21,7 +21,11 @@ type EngineDeps struct {
 	Summarizer Summarizer
 	Embedder   Embedder
 	Store      TopicStore
-	Log        *slog.Logger
+	// Turns, with a Segmenter that is a MeetingSegmenter, enables the
+	// end-of-meeting pass; nil leaves an ended meeting's live topics as
+	// they are.
+	Turns TurnSource
+	Log   *slog.Logger
 	// MaxConcurrentLLM bounds segmenter, summarizer and embedder calls in
 	// flight across all meetings (default 8).
 	MaxConcurrentLLM int

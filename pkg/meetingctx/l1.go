@@ -20,9 +20,15 @@ func (m *Manager) chunkDueLocked() bool {
 		m.pendTokens >= m.cfg.BufferMaxTokens || m.flush)
 }
 
-// kickLocked starts the meeting's runner when a chunk is due.
+// workDueLocked reports whether the runner has work: a chunk to cut or
+// the end-of-meeting pass.
+func (m *Manager) workDueLocked() bool {
+	return m.chunkDueLocked() || m.endPassDueLocked()
+}
+
+// kickLocked starts the meeting's runner when work is due.
 func (m *Manager) kickLocked() {
-	if m.eng == nil || m.running || m.retired || !m.chunkDueLocked() || !m.eng.start() {
+	if m.eng == nil || m.running || m.retired || !m.workDueLocked() || !m.eng.start() {
 		return
 	}
 	m.running = true
@@ -52,7 +58,8 @@ func (m *Manager) Retire() {
 	m.retired = true
 }
 
-// WaitL1 waits until no chunk is due or being segmented, at most d. It
+// WaitL1 waits until no chunk or end-of-meeting pass is due or running,
+// at most d. It
 // reports whether L1 caught up; either way the caller's snapshot has every
 // turn, the unsegmented ones in Pending.
 func (m *Manager) WaitL1(ctx context.Context, d time.Duration) bool {
@@ -60,7 +67,7 @@ func (m *Manager) WaitL1(ctx context.Context, d time.Duration) bool {
 	defer timer.Stop()
 	for {
 		m.mu.Lock()
-		idle := !m.running && !m.chunkDueLocked()
+		idle := !m.running && !m.workDueLocked()
 		if !idle && m.eng == nil {
 			idle = true
 		}
@@ -79,25 +86,35 @@ func (m *Manager) WaitL1(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// run segments chunks until none is due.
+// run segments chunks until none is due, then runs the end-of-meeting
+// pass when it is due.
 func (m *Manager) run() {
 	defer m.eng.runners.Done()
 	for {
-		in, ok := m.takeChunk()
-		if !ok {
+		in, endPass, ok := m.takeWork()
+		switch {
+		case !ok:
 			return
+		case endPass:
+			m.endPass()
+		default:
+			m.processChunk(in)
 		}
-		m.processChunk(in)
 	}
 }
 
-func (m *Manager) takeChunk() (SegmentInput, bool) {
+// takeWork returns the next chunk, or endPass when the buffer is empty and
+// the end-of-meeting pass is due; !ok stops the runner.
+func (m *Manager) takeWork() (in SegmentInput, endPass, ok bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.retired || !m.chunkDueLocked() || m.eng.ctx.Err() != nil {
+	if m.retired || !m.workDueLocked() || m.eng.ctx.Err() != nil {
 		m.running = false
 		m.notifyLocked()
-		return SegmentInput{}, false
+		return SegmentInput{}, false, false
+	}
+	if !m.chunkDueLocked() {
+		return SegmentInput{}, true, true
 	}
 	n, tokens := 0, 0
 	for n < len(m.pending) && n < m.cfg.ChunkTurns {
@@ -107,16 +124,16 @@ func (m *Manager) takeChunk() (SegmentInput, bool) {
 		tokens += m.pending[n].Tokens
 		n++
 	}
-	in := SegmentInput{Turns: append([]Turn(nil), m.pending[:n]...), Earlier: copyTopics(m.topics)}
+	in = SegmentInput{Turns: append([]Turn(nil), m.pending[:n]...), Earlier: copyTopics(m.topics)}
 	if k := len(m.topics); k > 0 {
 		prev := in.Earlier[k-1]
 		in.Previous = &prev
 		in.PreviousTurns = m.l1TailLocked()
 	}
-	if n == len(m.pending) {
+	if n == len(m.pending) && !m.ended {
 		m.flush = false
 	}
-	return in, true
+	return in, false, true
 }
 
 // dropFront removes the first n turns. The rest moves to a new array

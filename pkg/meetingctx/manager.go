@@ -47,6 +47,8 @@ type Manager struct {
 	speakers    speakerSet
 	running     bool          // the L1 runner is active
 	flush       bool          // process the partial last chunk too
+	ended       bool          // the meeting ended: run the end-of-meeting pass
+	endPassAt   int           // l1Cursor the last end-of-meeting pass covered; -1 before
 	dirty       bool          // topics changed since the last successful save
 	changed     chan struct{} // closed and replaced when L1 work settles
 	retired     bool          // evicted: the runner stops after its chunk
@@ -56,7 +58,7 @@ type Manager struct {
 func New(tenantID, meetingID string, cfg Config, eng *Engine) *Manager {
 	return &Manager{
 		meetingID: meetingID, tenantID: tenantID, cfg: cfg.WithDefaults(), eng: eng,
-		cursor: -1, l1Cursor: -1, changed: make(chan struct{}),
+		cursor: -1, l1Cursor: -1, endPassAt: -1, changed: make(chan struct{}),
 	}
 }
 
@@ -67,6 +69,9 @@ type State struct {
 	// Topics are the persisted L1 topics, in seq order, covering turns
 	// 0..N contiguously.
 	Topics []Topic
+	// Ended: the meeting has ended, so its topics get the end-of-meeting
+	// pass once the buffer is segmented (see Finish).
+	Ended bool
 }
 
 // Restore rebuilds a context from stored state. Turns past the last
@@ -88,6 +93,7 @@ func Restore(tenantID, meetingID string, cfg Config, eng *Engine, st State) (*Ma
 	}
 	m.topics = append([]Topic(nil), st.Topics...)
 	m.l1Cursor = end
+	m.ended, m.flush = st.Ended, st.Ended
 	m.l1Tail = append([]Turn(nil), st.Turns[max(0, end+1-tailTurns):end+1]...)
 	m.lex = make([]termVector, len(m.topics))
 	for i, t := range m.topics {
@@ -175,7 +181,7 @@ type Snapshot struct {
 	Pending     []Turn    `json:"pending"`
 	PendTokens  int       `json:"pending_tokens"`
 	Speakers    []Speaker `json:"speakers"`
-	// L1Busy: a chunk is being segmented or is due.
+	// L1Busy: a chunk or the end-of-meeting pass is running or due.
 	L1Busy bool `json:"l1_busy"`
 }
 
@@ -195,7 +201,7 @@ func (m *Manager) Snapshot() Snapshot {
 		Pending:     append([]Turn(nil), m.pending...),
 		PendTokens:  m.pendTokens,
 		Speakers:    m.speakers.list(m.cursor),
-		L1Busy:      m.running || m.chunkDueLocked(),
+		L1Busy:      m.running || m.workDueLocked(),
 	}
 }
 

@@ -59,6 +59,23 @@ type Segmenter interface {
 	Segment(ctx context.Context, in SegmentInput) (SegmentOutput, error)
 }
 
+// MeetingSegmenter is a Segmenter that can also segment a whole meeting
+// in one pass. After a meeting ends, the engine replaces its live topics
+// with this pass over every stored turn (see Manager.Finish), so an ended
+// meeting's topics are what an offline pass over the same turns gives.
+type MeetingSegmenter interface {
+	Segmenter
+	// SegmentMeeting segments turns (contiguous in seq, ascending, the
+	// whole meeting) into segments that cover every turn in order.
+	SegmentMeeting(ctx context.Context, turns []Turn) ([]Segment, error)
+}
+
+// TurnSource reads a meeting's stored turns, for the end-of-meeting pass.
+type TurnSource interface {
+	// LoadTurns returns the turns with seq 0..upTo, in order.
+	LoadTurns(ctx context.Context, tenantID, meetingID string, upTo int) ([]Turn, error)
+}
+
 // Summary is a title, a one-sentence summary (at most 120 characters) and
 // keywords.
 type Summary struct {

@@ -119,7 +119,7 @@ func (a *App) init(ctx context.Context) error {
 	}
 	a.engine = meetingctx.NewEngine(meetingctx.EngineDeps{
 		Segmenter: prov.segmenter, Summarizer: prov.summarizer, Embedder: prov.embedder,
-		Store: contexts.TopicStore{Rows: a.store}, Log: a.log, MaxConcurrentLLM: a.cfg.MaxConcurrentLLM,
+		Store: contexts.TopicStore{Rows: a.store}, Turns: contexts.TurnSource{Rows: a.store}, Log: a.log, MaxConcurrentLLM: a.cfg.MaxConcurrentLLM,
 	})
 	reg := prometheus.NewRegistry()
 	a.reg = reg

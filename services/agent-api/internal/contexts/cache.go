@@ -20,6 +20,7 @@ import (
 
 // Store is what the cache reads.
 type Store interface {
+	GetMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
 	ListTranscripts(ctx context.Context, tenantID, meetingID string, afterSeq, limit int) ([]store.Transcript, error)
 	ListTopics(ctx context.Context, tenantID, meetingID string) ([]store.TopicRow, error)
 }
@@ -114,25 +115,62 @@ func (c *Cache) Get(ctx context.Context, tenantID, meetingID string) (*meetingct
 	return m, nil
 }
 
-// load reads what a rebuild needs: topics first, then every transcript,
-// so the transcripts read always cover the topics read.
+// load reads what a rebuild needs: whether the meeting ended, its topics,
+// then every transcript, so the transcripts read always cover the topics
+// read.
 func (c *Cache) load(ctx context.Context, tenantID, meetingID string) (meetingctx.State, error) {
+	var st meetingctx.State
+	switch m, err := c.store.GetMeeting(ctx, tenantID, meetingID); {
+	case err == nil:
+		st.Ended = m.EndedAt != nil
+	case !errors.Is(err, store.ErrNotFound):
+		return meetingctx.State{}, err
+	}
 	rows, err := c.store.ListTopics(ctx, tenantID, meetingID)
 	if err != nil {
 		return meetingctx.State{}, err
 	}
-	st := meetingctx.State{Topics: Topics(rows)}
+	st.Topics = Topics(rows)
+	st.Turns, err = loadTurns(ctx, c.store, tenantID, meetingID, -1)
+	if err != nil {
+		return meetingctx.State{}, err
+	}
+	return st, nil
+}
+
+// TranscriptRows is what reading a meeting's turns needs.
+type TranscriptRows interface {
+	ListTranscripts(ctx context.Context, tenantID, meetingID string, afterSeq, limit int) ([]store.Transcript, error)
+}
+
+// loadTurns reads the meeting's turns from seq 0, up to upTo (every turn
+// when negative), a page at a time.
+func loadTurns(ctx context.Context, s TranscriptRows, tenantID, meetingID string, upTo int) ([]meetingctx.Turn, error) {
+	var turns []meetingctx.Turn
 	for after := -1; ; {
-		page, err := c.store.ListTranscripts(ctx, tenantID, meetingID, after, syncPage)
+		page, err := s.ListTranscripts(ctx, tenantID, meetingID, after, syncPage)
 		if err != nil {
-			return meetingctx.State{}, err
+			return nil, err
 		}
-		st.Turns = append(st.Turns, Turns(page)...)
+		for _, t := range Turns(page) {
+			if upTo >= 0 && t.Seq > upTo {
+				return turns, nil
+			}
+			turns = append(turns, t)
+		}
 		if len(page) < syncPage {
-			return st, nil
+			return turns, nil
 		}
 		after = page[len(page)-1].Seq
 	}
+}
+
+// TurnSource adapts the store to the engine's meetingctx.TurnSource.
+type TurnSource struct{ Rows TranscriptRows }
+
+// LoadTurns implements meetingctx.TurnSource.
+func (s TurnSource) LoadTurns(ctx context.Context, tenantID, meetingID string, upTo int) ([]meetingctx.Turn, error) {
+	return loadTurns(ctx, s.Rows, tenantID, meetingID, upTo)
 }
 
 // touch returns the cached context and restarts its idle timer.

@@ -124,9 +124,9 @@ func (s *Server) endMeeting(c *fiber.Ctx) error {
 	if err != nil {
 		return meetingErr(err)
 	}
-	// Segment the last partial chunk too.
+	// Segment the last partial chunk, then the end-of-meeting pass.
 	if ctxm, err := s.Contexts.Get(c.UserContext(), tenantOf(c).ID, id); err == nil {
-		ctxm.Flush()
+		ctxm.Finish()
 	} else {
 		s.Log.WarnContext(c.UserContext(), "flush context of ended meeting", "meeting_id", id, "err", err)
 	}
