@@ -198,6 +198,10 @@ type Indexed struct {
 	// sig has bit termBit(w) set for every term w: a clear bit proves a
 	// term absent without searching Terms.
 	sig termSig
+	// wake caches what a wake-word matcher found in the turn (see
+	// Exclusion.wake): the matcher's ID << 2 | a wakeResult, read and
+	// written atomically, since indexes are shared by concurrent asks.
+	wake uint32
 }
 
 // termSig is a 128-bit Bloom signature of a set of terms.

@@ -2,6 +2,7 @@ package ask
 
 import (
 	"slices"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -31,35 +32,43 @@ func (e *Exclusion) excluded(in *Input) seqSet {
 	if e == nil || (len(e.Segments) == 0 && e.Wake == nil) {
 		return out
 	}
-	var all []*meetingctx.Turn
+	var all []entry
 	add := func(ts []meetingctx.Turn) {
 		for i := range ts {
-			all = append(all, &ts[i])
+			all = append(all, entry{turn: &ts[i]})
 		}
 	}
 	add(in.Recent)
 	add(in.Pending)
 	add(in.Since)
 	for i := range in.Searched {
-		in.Searched[i].each(func(en entry) bool { all = append(all, en.turn); return true })
+		in.Searched[i].each(func(en entry) bool { all = append(all, en); return true })
 	}
-	slices.SortFunc(all, func(a, b *meetingctx.Turn) int { return a.Seq - b.Seq })
-	all = slices.CompactFunc(all, func(a, b *meetingctx.Turn) bool { return a.Seq == b.Seq })
+	// Indexed entries first among equal seqs, so compaction keeps the one
+	// with a cached wake result.
+	slices.SortFunc(all, func(a, b entry) int {
+		if a.turn.Seq != b.turn.Seq {
+			return a.turn.Seq - b.turn.Seq
+		}
+		return b2i(a.doc == nil) - b2i(b.doc == nil)
+	})
+	all = slices.CompactFunc(all, func(a, b entry) bool { return a.turn.Seq == b.turn.Seq })
 	follow := e.FollowUpMS
 	if follow <= 0 {
 		follow = DefaultFollowUpMS
 	}
 	armed := map[string]int64{} // speaker → deadline of the follow-up
-	for _, t := range all {
+	for _, en := range all {
+		t := en.turn
 		if e.Segments[t.SegmentID] && t.SegmentID != "" {
 			out.add(t.Seq)
 		}
 		if e.Wake == nil {
 			continue
 		}
-		if m, ok := e.Wake.Find(t.Text); ok {
+		if r := e.wake(en); r != wakeNone {
 			out.add(t.Seq)
-			if hasWords(m.Rest) {
+			if r == wakeQuestion {
 				delete(armed, t.SpeakerID)
 			} else {
 				armed[t.SpeakerID] = t.EndMS + follow
@@ -76,6 +85,43 @@ func (e *Exclusion) excluded(in *Input) seqSet {
 		}
 	}
 	return out
+}
+
+// What a wake-word matcher finds in a turn.
+const (
+	wakeNone     uint32 = 1 // no wake word
+	wakeQuestion uint32 = 2 // a wake word with words after it
+	wakeBare     uint32 = 3 // a wake word alone
+)
+
+// wake runs e.Wake over the entry's turn. An indexed turn keeps the
+// result for the same matcher, so the turns of cached topics are matched
+// once, not on every ask.
+func (e *Exclusion) wake(en entry) uint32 {
+	id := e.Wake.ID()
+	if en.doc != nil {
+		if c := atomic.LoadUint32(&en.doc.wake); c>>2 == id {
+			return c & 3
+		}
+	}
+	r := wakeNone
+	if m, ok := e.Wake.Find(en.turn.Text); ok {
+		r = wakeBare
+		if hasWords(m.Rest) {
+			r = wakeQuestion
+		}
+	}
+	if en.doc != nil && id < 1<<30 {
+		atomic.StoreUint32(&en.doc.wake, id<<2|r)
+	}
+	return r
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // hasWords: at least two letters or digits ("음...", "?" are filler).

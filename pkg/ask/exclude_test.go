@@ -116,3 +116,42 @@ func BenchmarkBuildExclude(b *testing.B) {
 		})
 	}
 }
+
+// TestExcludeIndexedTurnsPerMatcher: an index shared by asks keeps what a
+// matcher found in each turn, so the result must follow the matcher: the
+// same indexed turns under another matcher are matched again.
+func TestExcludeIndexedTurnsPerMatcher(t *testing.T) {
+	c, err := tokens.ForEncoding(tokens.CL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jarvis, err := wakeword.New(wakeword.Config{Names: []string{"jarvis"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := excludeTurns()
+	ts[1].Text = "Jarvis, when do marketing assets go out?"
+	idx := ask.NewTurnIndex(ts)
+	inContext := func(m *wakeword.Matcher) map[string]bool {
+		in := ask.Input{Call: ask.CallAnswer, Question: "what is the launch date?",
+			Searched: []ask.SearchedTopic{{Index: idx, Order: []int{0, 1, 2, 3, 4, 5, 6, 7}}}, Counter: c, Budget: 4000,
+			Exclude: &ask.Exclusion{Wake: m}}
+		got, err := ask.Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, tr := range got.Turns {
+			out[tr.SegmentID] = true
+		}
+		return out
+	}
+	for round := range 2 {
+		if got := inContext(wakeword.MustDefault()); got["t2"] || got["t6"] || !got["t1"] {
+			t.Fatalf("round %d, default names: context %v, want t2 and t6 out, t1 in", round, got)
+		}
+		if got := inContext(jarvis); !got["t2"] || !got["t6"] || got["t1"] {
+			t.Fatalf("round %d, jarvis: context %v, want t2 and t6 in, t1 out", round, got)
+		}
+	}
+}

@@ -26,6 +26,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -70,6 +71,8 @@ type Config struct {
 
 // Matcher finds addressed names. It is safe for concurrent use.
 type Matcher struct {
+	// id tells matchers apart in caches of their results (ID).
+	id    uint32
 	names [][]rune // normalised, without spaces
 	// starts are the consonant skeletons a match can start with: a
 	// name's, with a prefix glued in front and a vocative behind. A
@@ -91,7 +94,7 @@ func New(cfg Config) (*Matcher, error) {
 	if len(names) == 0 {
 		names = DefaultNames
 	}
-	m := &Matcher{maxEdits: cfg.MaxEdits, starts: map[rune][][]rune{}}
+	m := &Matcher{maxEdits: cfg.MaxEdits, starts: map[rune][][]rune{}, id: matcherIDs.Add(1)}
 	for _, p := range Prefixes {
 		m.prefixes = append(m.prefixes, jamo(p))
 	}
@@ -170,6 +173,13 @@ func ParseList(v string) []string {
 	}
 	return out
 }
+
+// matcherIDs numbers matchers from 1.
+var matcherIDs atomic.Uint32
+
+// ID is a number unique to this matcher in the process (never 0), for
+// caches that keep a text's Find result beside the text.
+func (m *Matcher) ID() uint32 { return m.id }
 
 // Names returns the configured names.
 func (m *Matcher) Names() []string { return append([]string(nil), m.raw...) }
