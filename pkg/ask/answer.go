@@ -195,6 +195,8 @@ type Indexed struct {
 	Terms []string
 	Freqs []int32
 	Words int
+	// nterms is the sum of Freqs.
+	nterms int
 	// sig has bit termBit(w) set for every term w: a clear bit proves a
 	// term absent without searching Terms.
 	sig termSig
@@ -227,10 +229,12 @@ func Index(turns []meetingctx.Turn) []Indexed {
 		for j, w := range buf {
 			if j > 0 && w == buf[j-1] {
 				d.Freqs[len(d.Freqs)-1]++
+				d.nterms++
 				continue
 			}
 			d.Terms = append(d.Terms, w)
 			d.Freqs = append(d.Freqs, 1)
+			d.nterms++
 			word, bit := termBit(w)
 			d.sig[word] |= bit
 		}
@@ -239,6 +243,26 @@ func Index(turns []meetingctx.Turn) []Indexed {
 	}
 	return out
 }
+
+// Terms is a meetingctx.TurnTerms over indexed turns: turn search reads
+// their terms from the index, and the Bloom signatures rule out most
+// turns without a lookup.
+type Terms []*Indexed
+
+// Terms is the number of search terms of turn i.
+func (x Terms) Terms(i int) int { return x[i].nterms }
+
+// Counter returns how often qterms[j] occurs in turn i.
+func (x Terms) Counter(qterms []string) func(i, j int) int {
+	words := make([]int, len(qterms))
+	bits := make([]uint64, len(qterms))
+	for j, w := range qterms {
+		words[j], bits[j] = termBit(w)
+	}
+	return func(i, j int) int { return x[i].freq(qterms[j], words[j], bits[j]) }
+}
+
+var _ meetingctx.TurnTerms = Terms(nil)
 
 // freq is how often term occurs in the turn; word and bit are
 // termBit(term), computed once per query.

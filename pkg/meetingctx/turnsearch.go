@@ -107,13 +107,22 @@ type TurnQuery struct {
 	// gets TopicScores[j]. Both may be empty.
 	Topics      []Topic
 	TopicScores []float64
-	// TermsOf, when set, gives turn i's distinct search terms (sorted,
-	// as textutil.Terms makes them) and how often each occurs, so turns
-	// indexed once are not tokenised again for every query.
-	TermsOf func(i int) (terms []string, freqs []int32)
+	// Indexed, when set, gives the turns' search terms (as textutil.Terms
+	// makes them) from an index built once, so turns are not tokenised
+	// again for every query.
+	Indexed TurnTerms
 	// MinCosine is the similarity at which the embedding alone makes a
 	// turn a hit; below it a turn needs a query term in it or near it.
 	MinCosine float64
+}
+
+// TurnTerms are the search terms of a query's turns, indexed once.
+type TurnTerms interface {
+	// Terms is the number of search terms of turn i, repeats counted.
+	Terms(i int) int
+	// Counter returns, for a query's terms, how often term j occurs in
+	// turn i.
+	Counter(qterms []string) func(i, j int) int
 }
 
 // TurnReach reports, per turn, whether the query reaches it: a query term
@@ -143,9 +152,9 @@ func turnScores(q TurnQuery, w TurnWeights) ([][TurnFeatureCount]float64, []bool
 	}
 	lex := turnBM25(q, w.QueryStop)
 	cos := make([]float64, n)
-	for i := range q.Turns {
-		if i < len(q.Vecs) {
-			if c, ok := cosine(q.QueryVec, q.Vecs[i]); ok && c > 0 {
+	if qn := norm(q.QueryVec); qn > 0 {
+		for i := range min(n, len(q.Vecs)) {
+			if c, ok := cosineNorm(q.QueryVec, qn, q.Vecs[i]); ok && c > 0 {
 				cos[i] = c
 				reach[i] = c >= q.MinCosine
 			}
@@ -214,11 +223,8 @@ func turnLengths(q TurnQuery) []int {
 	out := make([]int, len(q.Turns))
 	var buf []string
 	for i, t := range q.Turns {
-		if q.TermsOf != nil {
-			_, freqs := q.TermsOf(i)
-			for _, f := range freqs {
-				out[i] += int(f)
-			}
+		if q.Indexed != nil {
+			out[i] = q.Indexed.Terms(i)
 			continue
 		}
 		buf = textutil.Terms(buf[:0], t.Text)
@@ -259,16 +265,19 @@ func turnBM25(q TurnQuery, stop []string) []float64 {
 	df := make([]int, len(qlist))
 	total := 0.0
 	var words []string
+	var count func(i, j int) int
+	if q.Indexed != nil {
+		count = q.Indexed.Counter(qlist)
+	}
 	for i, t := range turns {
 		total += float64(lens[i])
-		if q.TermsOf != nil {
-			terms, freqs := q.TermsOf(i)
-			for j, w := range qlist {
-				if k, ok := slices.BinarySearch(terms, w); ok {
+		if count != nil {
+			for j := range qlist {
+				if f := count(i, j); f > 0 {
 					if tf[i] == nil {
 						tf[i] = make([]int, len(qlist))
 					}
-					tf[i][j] = int(freqs[k])
+					tf[i][j] = f
 				}
 			}
 		} else {
@@ -295,6 +304,41 @@ func turnBM25(q TurnQuery, stop []string) []float64 {
 		}
 	}
 	return scores
+}
+
+// norm is the Euclidean length of v.
+func norm(v []float32) float64 {
+	var s float32
+	for _, x := range v {
+		s += x * x
+	}
+	return math.Sqrt(float64(s))
+}
+
+// cosineNorm is the cosine of q (of length qn > 0) and v; false when v
+// is empty, of another dimension or zero.
+func cosineNorm(q []float32, qn float64, v []float32) (float64, bool) {
+	if len(v) != len(q) {
+		return 0, false
+	}
+	v = v[:len(q)]
+	var d0, d1, n0, n1 float32
+	i := 0
+	for ; i+1 < len(q); i += 2 {
+		d0 += q[i] * v[i]
+		d1 += q[i+1] * v[i+1]
+		n0 += v[i] * v[i]
+		n1 += v[i+1] * v[i+1]
+	}
+	if i < len(q) {
+		d0 += q[i] * v[i]
+		n0 += v[i] * v[i]
+	}
+	nv := float64(n0 + n1)
+	if nv == 0 {
+		return 0, false
+	}
+	return float64(d0+d1) / (qn * math.Sqrt(nv)), true
 }
 
 // normalize divides xs by their maximum (when positive).

@@ -2,11 +2,13 @@ package meetingctx
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
+	"testing"
 
 	"github.com/mithub/mithub/pkg/textutil"
-	"testing"
 )
 
 // fusionFixture is a meeting where the answer (seq 20) is only moderately
@@ -167,16 +169,35 @@ func TestRankTurnsQueryStopwords(t *testing.T) {
 	}
 }
 
-// Turns indexed once (TermsOf) rank exactly as turns tokenised per query.
-func TestRankTurnsTermsOfMatchesTokenising(t *testing.T) {
+// testTerms is a TurnTerms over per-turn sorted terms and counts.
+type testTerms []struct {
+	terms []string
+	freqs []int32
+}
+
+func (x testTerms) Terms(i int) int {
+	n := 0
+	for _, f := range x[i].freqs {
+		n += int(f)
+	}
+	return n
+}
+
+func (x testTerms) Counter(qterms []string) func(i, j int) int {
+	return func(i, j int) int {
+		if k, ok := slices.BinarySearch(x[i].terms, qterms[j]); ok {
+			return int(x[i].freqs[k])
+		}
+		return 0
+	}
+}
+
+// Turns indexed once (Indexed) rank exactly as turns tokenised per query.
+func TestRankTurnsIndexedMatchesTokenising(t *testing.T) {
 	q := fusionFixture()
 	q.Turns[5].Text = "예산 budget 예산을 줄입시다, the budget"
 	q.Query = "budget 예산"
-	type idx struct {
-		terms []string
-		freqs []int32
-	}
-	ix := make([]idx, len(q.Turns))
+	ix := make(testTerms, len(q.Turns))
 	for i, tu := range q.Turns {
 		counts := map[string]int32{}
 		for _, w := range textutil.Terms(nil, tu.Text) {
@@ -192,9 +213,33 @@ func TestRankTurnsTermsOfMatchesTokenising(t *testing.T) {
 	}
 	w := TurnWeights{BM25: 1, BM25Ctx: 0.5, Embed: 1, Length: 0.3, BM25Wide: 1, Window: 2}
 	want := RankTurns(q, w, 0)
-	q.TermsOf = func(i int) ([]string, []int32) { return ix[i].terms, ix[i].freqs }
+	q.Indexed = ix
 	got := RankTurns(q, w, 0)
 	if !reflect.DeepEqual(seqs(got), seqs(want)) || len(want) == 0 {
 		t.Fatalf("indexed %v, tokenised %v", seqs(got), seqs(want))
+	}
+}
+
+// cosineNorm, with the query's length computed once, is cosine.
+func TestCosineNormIsCosine(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, dim := range []int{1, 2, 7, 256} {
+		for range 50 {
+			a, b := make([]float32, dim), make([]float32, dim)
+			for i := range a {
+				a[i], b[i] = float32(r.NormFloat64()), float32(r.NormFloat64())
+			}
+			want, _ := cosine(a, b)
+			got, ok := cosineNorm(a, norm(a), b)
+			if !ok || math.Abs(got-want) > 1e-5 {
+				t.Fatalf("dim %d: cosineNorm %v (%v), cosine %v", dim, got, ok, want)
+			}
+		}
+	}
+	if _, ok := cosineNorm([]float32{1, 2}, norm([]float32{1, 2}), []float32{0, 0}); ok {
+		t.Fatal("a zero vector has no cosine")
+	}
+	if _, ok := cosineNorm([]float32{1, 2}, norm([]float32{1, 2}), []float32{1, 2, 3}); ok {
+		t.Fatal("vectors of other dimensions have no cosine")
 	}
 }

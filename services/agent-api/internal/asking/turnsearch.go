@@ -76,7 +76,7 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 	vecs = append(vecs, pending...)
 	q := m.TurnQuery(ctx, query, turns, vecs)
 	// Indexed turns carry their terms: no tokenising per search.
-	q.TermsOf = func(i int) ([]string, []int32) { return docs[i].Terms, docs[i].Freqs }
+	q.Indexed = ask.Terms(docs)
 	return meetingctx.RankTurns(q, s.weights(), k), nil
 }
 
