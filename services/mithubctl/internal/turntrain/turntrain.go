@@ -16,6 +16,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mithub/mithub/pkg/llm/local"
@@ -64,9 +65,10 @@ func Load(ctx context.Context, dir string, o Options) ([]Query, Stats, error) {
 		files = files[:o.Limit]
 	}
 	emb := local.NewEmbedder(0)
+	src := &turnSource{turns: map[string][]meetingctx.Turn{}}
 	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
 		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(), Embedder: emb,
-		Store: discard{}, MaxConcurrentLLM: 1,
+		Store: discard{}, Turns: src, MaxConcurrentLLM: 1,
 	})
 	defer eng.Close(time.Minute)
 	var meetings []*qmsum.Meeting
@@ -83,7 +85,7 @@ func Load(ctx context.Context, dir string, o Options) ([]Query, Stats, error) {
 	}
 	var out []Query
 	for _, m := range meetings {
-		qs, err := meetingQueries(ctx, eng, m, w)
+		qs, err := meetingQueries(ctx, eng, src, m, w)
 		if err != nil {
 			return nil, Stats{}, fmt.Errorf("%s: %w", m.Name, err)
 		}
@@ -194,17 +196,20 @@ func MeetingTurns(m *qmsum.Meeting) []meetingctx.Turn {
 	return turns
 }
 
-func meetingQueries(ctx context.Context, eng *meetingctx.Engine, m *qmsum.Meeting, w meetingctx.TurnWeights) ([]Query, error) {
+func meetingQueries(ctx context.Context, eng *meetingctx.Engine, src *turnSource, m *qmsum.Meeting, w meetingctx.TurnWeights) ([]Query, error) {
 	turns := MeetingTurns(m)
 	if len(turns) == 0 {
 		return nil, nil
 	}
 	spoken := qmsum.SpokenTurns(m)
 	mgr := meetingctx.New("train", m.Name, meetingctx.Config{}, eng)
+	src.set(m.Name, turns)
 	if _, err := mgr.Apply(turns); err != nil {
 		return nil, err
 	}
-	mgr.Flush()
+	// Ended, as the evaluation's meetings are: the topics are the
+	// end-of-meeting pass's.
+	mgr.Finish()
 	if !mgr.WaitL1(ctx, 5*time.Minute) {
 		return nil, fmt.Errorf("segmentation did not finish")
 	}
@@ -365,5 +370,28 @@ func Marshal(w meetingctx.TurnWeights) ([]byte, error) {
 // discard is a topic store that keeps nothing: training needs the topics
 // in memory only.
 type discard struct{}
+
+// turnSource serves the end-of-meeting pass the turns of the meetings
+// being replayed.
+type turnSource struct {
+	mu    sync.Mutex
+	turns map[string][]meetingctx.Turn
+}
+
+func (s *turnSource) set(meetingID string, turns []meetingctx.Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turns[meetingID] = turns
+}
+
+func (s *turnSource) LoadTurns(_ context.Context, _, meetingID string, upTo int) ([]meetingctx.Turn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ts := s.turns[meetingID]
+	if upTo >= len(ts) {
+		return nil, fmt.Errorf("meeting %s: turn %d not replayed", meetingID, upTo)
+	}
+	return ts[:upTo+1], nil
+}
 
 func (discard) SaveTopics(context.Context, string, string, int, []meetingctx.Topic) error { return nil }
