@@ -2,6 +2,7 @@ package ask
 
 import (
 	"slices"
+	"sync"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
@@ -104,17 +105,67 @@ func (e *Exclusion) wake(en entry) uint32 {
 			return c & 3
 		}
 	}
-	r := wakeNone
-	if m, ok := e.Wake.Find(en.turn.Text); ok {
-		r = wakeBare
-		if hasWords(m.Rest) {
-			r = wakeQuestion
+	key := wakeKey{id, en.turn.Text}
+	r, ok := wakeMemo.get(key)
+	if !ok {
+		r = wakeNone
+		if m, found := e.Wake.Find(en.turn.Text); found {
+			r = wakeBare
+			if hasWords(m.Rest) {
+				r = wakeQuestion
+			}
 		}
+		wakeMemo.put(key, r)
 	}
 	if en.doc != nil && id < 1<<30 {
 		atomic.StoreUint32(&en.doc.wake, id<<2|r)
 	}
 	return r
+}
+
+// wakeMemo keeps what matchers found in recent texts that are not in an
+// index (the recent and pending turns every ask reads again): texts up to
+// wakeMemoText bytes, wakeMemoBytes of them in all; it starts over when
+// full.
+var wakeMemo = &wakeCache{m: map[wakeKey]uint32{}}
+
+const (
+	wakeMemoText  = 4 << 10
+	wakeMemoBytes = 4 << 20
+)
+
+type wakeKey struct {
+	matcher uint32
+	text    string
+}
+
+type wakeCache struct {
+	mu    sync.Mutex
+	m     map[wakeKey]uint32
+	bytes int
+}
+
+func (c *wakeCache) get(k wakeKey) (uint32, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[k]
+	return r, ok
+}
+
+func (c *wakeCache) put(k wakeKey, r uint32) {
+	if len(k.text) > wakeMemoText {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.bytes+len(k.text) > wakeMemoBytes {
+		clear(c.m)
+		c.bytes = 0
+	}
+	if _, ok := c.m[k]; !ok {
+		c.bytes += len(k.text)
+	}
+	c.m[k] = r
 }
 
 func b2i(b bool) int {

@@ -117,9 +117,10 @@ func BenchmarkBuildExclude(b *testing.B) {
 	}
 }
 
-// TestExcludeIndexedTurnsPerMatcher: an index shared by asks keeps what a
-// matcher found in each turn, so the result must follow the matcher: the
-// same indexed turns under another matcher are matched again.
+// TestExcludeIndexedTurnsPerMatcher: indexes shared by asks, and a memo
+// for turns outside them, keep what a matcher found in each turn, so the
+// result must follow the matcher: the same turns under another matcher
+// are matched again.
 func TestExcludeIndexedTurnsPerMatcher(t *testing.T) {
 	c, err := tokens.ForEncoding(tokens.CL100K)
 	if err != nil {
@@ -132,10 +133,14 @@ func TestExcludeIndexedTurnsPerMatcher(t *testing.T) {
 	ts := excludeTurns()
 	ts[1].Text = "Jarvis, when do marketing assets go out?"
 	idx := ask.NewTurnIndex(ts)
-	inContext := func(m *wakeword.Matcher) map[string]bool {
-		in := ask.Input{Call: ask.CallAnswer, Question: "what is the launch date?",
-			Searched: []ask.SearchedTopic{{Index: idx, Order: []int{0, 1, 2, 3, 4, 5, 6, 7}}}, Counter: c, Budget: 4000,
+	inContext := func(m *wakeword.Matcher, indexed bool) map[string]bool {
+		in := ask.Input{Call: ask.CallAnswer, Question: "what is the launch date?", Counter: c, Budget: 4000,
 			Exclude: &ask.Exclusion{Wake: m}}
+		if indexed {
+			in.Searched = []ask.SearchedTopic{{Index: idx, Order: []int{0, 1, 2, 3, 4, 5, 6, 7}}}
+		} else {
+			in.Recent = ts
+		}
 		got, err := ask.Build(in)
 		if err != nil {
 			t.Fatal(err)
@@ -146,12 +151,13 @@ func TestExcludeIndexedTurnsPerMatcher(t *testing.T) {
 		}
 		return out
 	}
-	for round := range 2 {
-		if got := inContext(wakeword.MustDefault()); got["t2"] || got["t6"] || !got["t1"] {
-			t.Fatalf("round %d, default names: context %v, want t2 and t6 out, t1 in", round, got)
+	for round := range 4 {
+		indexed := round%2 == 0
+		if got := inContext(wakeword.MustDefault(), indexed); got["t2"] || got["t6"] || !got["t1"] {
+			t.Fatalf("round %d (indexed %v), default names: context %v, want t2 and t6 out, t1 in", round, indexed, got)
 		}
-		if got := inContext(jarvis); !got["t2"] || !got["t6"] || got["t1"] {
-			t.Fatalf("round %d, jarvis: context %v, want t2 and t6 in, t1 out", round, got)
+		if got := inContext(jarvis, indexed); !got["t2"] || !got["t6"] || got["t1"] {
+			t.Fatalf("round %d (indexed %v), jarvis: context %v, want t2 and t6 in, t1 out", round, indexed, got)
 		}
 	}
 }
