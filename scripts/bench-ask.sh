@@ -18,4 +18,6 @@ export MITHUB_LOG_LEVEL=warn
 trap stop_api EXIT
 mkdir -p tmp
 start_api tmp/bench-ask-agent-api.log
+# CPU per ask counts this agent-api only, not others on the machine.
+export MITHUB_BENCH_API_PID=$API_PID
 bin/mithubctl bench-ask "$@"

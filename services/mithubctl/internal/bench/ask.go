@@ -6,9 +6,11 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -59,7 +61,9 @@ type askMeeting struct {
 }
 
 // cpuProcs are the processes whose CPU time the benchmark reports: the
-// server, its database and this load generator, when on one machine.
+// server (the process $MITHUB_BENCH_API_PID when set, as bench-ask.sh
+// sets it, else every agent-api), its database (every postgres process)
+// and this load generator, when on one machine.
 var cpuProcs = []string{"agent-api", "postgres", "mithubctl"}
 
 // askSample is one timed ask.
@@ -93,7 +97,11 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 	// schedule.
 	jobs := make(chan time.Time, o.Asks)
 	var wg sync.WaitGroup
-	cpuBefore := cpuByName("/proc", cpuProcs...)
+	pinned := map[string]int{"mithubctl": os.Getpid()}
+	if pid, err := strconv.Atoi(os.Getenv("MITHUB_BENCH_API_PID")); err == nil && pid > 0 {
+		pinned["agent-api"] = pid
+	}
+	cpuBefore := cpuByName("/proc", pinned, cpuProcs...)
 	if o.Profile != nil {
 		if err := pprof.StartCPUProfile(o.Profile); err != nil {
 			return err
@@ -138,7 +146,7 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 	close(jobs)
 	wg.Wait()
 	elapsed := time.Since(start)
-	cpuAfter := cpuByName("/proc", cpuProcs...)
+	cpuAfter := cpuByName("/proc", pinned, cpuProcs...)
 	if o.Profile != nil {
 		pprof.StopCPUProfile()
 	}

@@ -16,10 +16,12 @@ import (
 const clockTick = 10 * time.Millisecond
 
 // cpuByName sums the user and system CPU time of the processes whose
-// command name is one of names, read from /proc. It returns nil where
-// there is no /proc. A process that exits between two readings drops out
-// of the later one, so a difference is a lower bound.
-func cpuByName(proc string, names ...string) map[string]time.Duration {
+// command name is one of names, read from /proc; for a name in pinned,
+// only the process with that pid counts (other work on the machine may run
+// processes of the same name). It returns nil where there is no /proc. A
+// process that exits between two readings drops out of the later one, so
+// a difference is a lower bound.
+func cpuByName(proc string, pinned map[string]int, names ...string) map[string]time.Duration {
 	dirs, err := filepath.Glob(filepath.Join(proc, "[0-9]*", "stat"))
 	if err != nil || len(dirs) == 0 {
 		return nil
@@ -35,6 +37,9 @@ func cpuByName(proc string, names ...string) map[string]time.Duration {
 		}
 		name, cpu, err := parseStat(string(raw))
 		if err != nil {
+			continue
+		}
+		if pid, ok := pinned[name]; ok && filepath.Base(filepath.Dir(path)) != strconv.Itoa(pid) {
 			continue
 		}
 		if _, ok := out[name]; ok {

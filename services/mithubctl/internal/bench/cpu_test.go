@@ -42,7 +42,7 @@ func TestCPUByNameSumsProcessesOfAName(t *testing.T) {
 	stat("11", "postgres", "7", "3")
 	stat("12", "agent-api", "40", "2")
 	stat("13", "other", "999", "999")
-	got := cpuByName(proc, "postgres", "agent-api", "mithubctl")
+	got := cpuByName(proc, nil, "postgres", "agent-api", "mithubctl")
 	want := map[string]time.Duration{"postgres": 160 * clockTick, "agent-api": 42 * clockTick, "mithubctl": 0}
 	for k, v := range want {
 		if got[k] != v {
@@ -52,7 +52,15 @@ func TestCPUByNameSumsProcessesOfAName(t *testing.T) {
 	if _, ok := got["other"]; ok {
 		t.Error("a process not asked for was counted")
 	}
-	if cpuByName(filepath.Join(proc, "missing"), "postgres") != nil {
+	// Pinned to a pid, a name counts that process only.
+	stat("14", "agent-api", "500", "500")
+	if got := cpuByName(proc, map[string]int{"agent-api": 12}, "agent-api")["agent-api"]; got != 42*clockTick {
+		t.Errorf("agent-api pinned to pid 12 = %v, want %v", got, 42*clockTick)
+	}
+	if got := cpuByName(proc, nil, "agent-api")["agent-api"]; got != 1042*clockTick {
+		t.Errorf("agent-api unpinned = %v, want %v", got, 1042*clockTick)
+	}
+	if cpuByName(filepath.Join(proc, "missing"), nil, "postgres") != nil {
 		t.Error("no /proc should give nil")
 	}
 
