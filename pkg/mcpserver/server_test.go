@@ -13,6 +13,7 @@ import (
 	"github.com/mithub/mithub/pkg/mcpserver"
 	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/pkg/tokens"
@@ -97,10 +98,7 @@ func text(res *mcp.CallToolResult) string {
 
 func qmsumTurns(t *testing.T) []qmsum.Turn {
 	t.Helper()
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := qmsumtest.Dir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "train", "*.json"))
 	if len(files) == 0 {
 		t.Fatal("no QMSum data")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 )
 
 // streamFixtures are meetings the streamed path must extract exactly as
@@ -39,10 +40,7 @@ func streamFixtures(t *testing.T) map[string]prdoc.Input {
 		Topics: []prdoc.Topic{{ID: "t-1", Title: "Release", Keywords: []string{"release"}, StartSeq: 0, EndSeq: 4}}}
 	fx["short-untitled"] = prdoc.Input{MeetingID: "m-short", Turns: short}
 
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := qmsumtest.Dir(t)
 	paths, err := filepath.Glob(filepath.Join(dir, "val", "*.json"))
 	if err != nil || len(paths) < 6 {
 		t.Fatalf("QMSum val: %v (%d files)", err, len(paths))
