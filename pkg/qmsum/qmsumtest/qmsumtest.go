@@ -24,6 +24,23 @@ func Dir(tb testing.TB) string {
 	return dir
 }
 
+// Optional returns the QMSum data directory and true, or, where it is
+// absent, logs that the test runs without it and returns false (fails the
+// test under MITHUB_REQUIRE_DATA=1): for tests with in-repository fixtures
+// that add QMSum meetings when they can.
+func Optional(tb testing.TB) (string, bool) {
+	tb.Helper()
+	dir, err := qmsum.DataDir()
+	if err != nil {
+		if testenv.Required() {
+			tb.Fatalf("needs the QMSum data: %v (%s=1: required)", err, testenv.RequireEnv)
+		}
+		tb.Logf("without the QMSum data (%v): in-repository fixtures only", err)
+		return "", false
+	}
+	return dir, true
+}
+
 // Files returns the QMSum meeting files of split ("train", "val",
 // "test"), sorted by name; like Dir, it skips or fails the test where the
 // directory is absent, and fails it where the split holds no meeting.

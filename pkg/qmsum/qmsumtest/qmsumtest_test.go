@@ -65,3 +65,31 @@ func TestHelperAbsent(t *testing.T) {
 	qmsumtest.Dir(t)
 	t.Log("reached after Dir")
 }
+
+// TestOptionalAbsent: without the data, Optional lets the test go on
+// (false), and fails it under MITHUB_REQUIRE_DATA=1.
+func TestOptionalAbsent(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-dir")
+	for _, require := range []string{"", "1"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperOptional$", "-test.v")
+		cmd.Env = append(os.Environ(), "MITHUB_QMSUM_HELPER=1", "MITHUB_QMSUM_DIR="+missing, "MITHUB_REQUIRE_DATA="+require)
+		out, err := cmd.CombinedOutput()
+		wantFail := require == "1"
+		if failed := err != nil; failed != wantFail {
+			t.Errorf("MITHUB_REQUIRE_DATA=%q: failed = %v, want %v\n%s", require, failed, wantFail, out)
+		}
+		if went := strings.Contains(string(out), "went on without the data"); went == wantFail {
+			t.Errorf("MITHUB_REQUIRE_DATA=%q: went on = %v, want %v\n%s", require, went, !wantFail, out)
+		}
+	}
+}
+
+// TestHelperOptional is TestOptionalAbsent's child.
+func TestHelperOptional(t *testing.T) {
+	if os.Getenv("MITHUB_QMSUM_HELPER") != "1" {
+		t.Skip("run by TestOptionalAbsent")
+	}
+	if _, ok := qmsumtest.Optional(t); !ok {
+		t.Log("went on without the data")
+	}
+}
