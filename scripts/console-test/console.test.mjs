@@ -165,7 +165,7 @@ try {
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Refresh');
   });
 
-  await step('replay a QMSum meeting: the transcript streams in and topics appear', async () => {
+  await step('replay a meeting: the transcript streams in and topics appear', async () => {
     await page.getByRole('link', { name: TITLE }).click();
     await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
     await page.locator('.badge.live').waitFor();
