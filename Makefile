@@ -18,10 +18,10 @@ need_qmsum = @d="$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}"; [ -d "$$d/$(1)" ] 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
 
-build: ## build bin/agent-api, bin/realtime-worker, bin/pr-worker, bin/mithubctl
+build: ## build bin/agent-api, bin/realtime-worker, bin/pr-worker, bin/mithubctl (-trimpath: the build cache serves any clone)
 	@mkdir -p bin
 	@for s in $(SERVICES); do \
-		$(GO) build -o bin/$$s ./services/$$s/cmd/$$s || exit 1; \
+		$(GO) build -trimpath -o bin/$$s ./services/$$s/cmd/$$s || exit 1; \
 	done
 
 dev-up: ## make PostgreSQL and Redis reachable on 127.0.0.1 (installs them if missing)
