@@ -1,4 +1,6 @@
-# MitHub. `make demo` runs a meeting end to end; `make test` runs the suite.
+# MitHub. `make demo` runs a meeting end to end; `make test` runs the suite. Both need
+# nothing outside the repository; eval, train and bench targets read the QMSum data
+# from MITHUB_QMSUM_DIR (default ../shared/data/qmsum).
 SHELL := /bin/bash
 GO ?= go
 MODULES := github.com/mithub/mithub/...
@@ -8,19 +10,24 @@ SERVICES := agent-api realtime-worker pr-worker mithubctl
 
 all: build
 
+# $(call need_qmsum,SPLIT): stop with a message when the QMSum data
+# ($$MITHUB_QMSUM_DIR, default ../shared/data/qmsum) has no SPLIT/.
+need_qmsum = @d="$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}"; [ -d "$$d/$(1)" ] || { \
+	echo "make $@: needs the QMSum meetings in $$d/$(1): set MITHUB_QMSUM_DIR to the QMSum data directory (train/, val/, test/: one JSON file per meeting, from https://github.com/Yale-LILY/QMSum)" >&2; exit 1; }
+
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
 
-build: ## build bin/agent-api, bin/realtime-worker, bin/pr-worker, bin/mithubctl
+build: ## build bin/agent-api, bin/realtime-worker, bin/pr-worker, bin/mithubctl (-trimpath: the build cache serves any clone)
 	@mkdir -p bin
 	@for s in $(SERVICES); do \
-		$(GO) build -o bin/$$s ./services/$$s/cmd/$$s || exit 1; \
+		$(GO) build -trimpath -o bin/$$s ./services/$$s/cmd/$$s || exit 1; \
 	done
 
 dev-up: ## make PostgreSQL and Redis reachable on 127.0.0.1 (installs them if missing)
 	@bash scripts/dev-up.sh
 
-demo: dev-up build ## replay a QMSum meeting, print its context, ask a question, generate and print its PR
+demo: dev-up build ## replay examples/meetings/launch-review.jsonl (DEMO_MEETING: another), print its context, ask two questions, generate and print its PR
 	@bin/mithubctl migrate
 	@bash scripts/demo.sh
 
@@ -69,12 +76,15 @@ eval: dev-up build ## QMSum val through the API: segmentation (Pk, WindowDiff, b
 	bash scripts/eval.sh
 
 train-retrieval: ## rebuild pkg/meetingctx/turnweights.json (turn search fusion weights) from QMSum train, deterministically
+	$(call need_qmsum,train)
 	$(GO) run ./services/mithubctl/cmd/mithubctl train-retrieval "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/meetingctx/turnweights.json
 
 eval-pr: build ## PR agenda vs QMSum annotated topics (keyword overlap), 5 val meetings, local provider
+	$(call need_qmsum,val)
 	bin/mithubctl eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 5
 
 train: ## rebuild the local provider's topic boundary model (pkg/llm/local/model/boundary.json) from the QMSum train split; deterministic
+	$(call need_qmsum,train)
 	$(GO) run ./pkg/llm/local/cmd/trainboundary -data "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" -out pkg/llm/local/model/boundary.json
 
 bench-go: dev-up ## Go benchmarks (go test -bench)

@@ -8,8 +8,9 @@
 # chaospub) publishes a final transcription segment every 200 ms into a
 # room the bot records for the whole run.
 #
-# Each scenario runs `mithubctl load` (meetings posting utterances, asking
-# over SSE and asking for PRs), injects one fault while that traffic is in
+# Each scenario runs `mithubctl load` (meetings posting the turns of
+# examples/meetings/launch-review.jsonl, asking its annotated questions
+# over SSE and asking for PRs; no outside data), injects one fault while that traffic is in
 # flight, and then checks: every utterance acknowledged with a 2xx stored
 # exactly once (segment ids and seqs in PostgreSQL), every PR id returned
 # ends succeeded and no PR is built twice, every realtime segment published
@@ -329,6 +330,7 @@ scenario() {
   log "scenario $name"
   t0=$(now_ms)
   bin/mithubctl load --api-url "http://$API_ADDR" --api-key dev-key --meetings $MEETINGS --rate $RATE \
+    --meeting-file examples/meetings/launch-review.jsonl \
     --duration $DURATION --ask-every $ASK_EVERY --pr-every $PR_EVERY --pr-at-end --request-timeout 15s \
     --settle-timeout 4m --label "chaos-$name" --database-url "$MITHUB_DATABASE_URL" \
     --marks "$marks" --status "$status" --summary "$work/$name.sum" \

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# The demo: start agent-api and pr-worker, replay a real QMSum meeting into
-# it through the API, print the meeting's live context, ask one of the
-# meeting's annotated questions, end the meeting, generate its PR, and stop
-# cleanly.
+# The demo: start agent-api and pr-worker, replay a meeting into it through
+# the API, print the meeting's live context, ask questions about it, end the
+# meeting, generate its PR, and stop cleanly. It needs nothing outside the
+# repository: the default meeting is examples/meetings/launch-review.jsonl.
 #
 # Environment:
-#   DEMO_MEETING      QMSum file under the data dir (default: val/Bed002.json)
-#   DEMO_QUESTION     the question to ask (default: the meeting's first
-#                     specific query in the QMSum annotations)
+#   DEMO_MEETING      the meeting to replay: a QMSum .json or a .jsonl file,
+#                     as a path, or relative to MITHUB_QMSUM_DIR (for example
+#                     val/Bed002.json); default examples/meetings/launch-review.jsonl
+#   DEMO_QUESTION     the question to ask (default: the first two queries of
+#                     a .jsonl file's NAME.annotations.json, or a QMSum
+#                     meeting's first specific query)
 #   DEMO_RATE         replay rate in utterances/s (default: 0, as fast as possible)
 #   MITHUB_HTTP_ADDR  where agent-api listens (default: 127.0.0.1:8080)
-#   MITHUB_QMSUM_DIR  QMSum data (default: ../shared/data/qmsum)
+#   MITHUB_QMSUM_DIR  QMSum data, only for DEMO_MEETING (default: ../shared/data/qmsum)
 set -euo pipefail
 SCRIPT_NAME=demo
 cd "$(dirname "$0")/.."
@@ -22,9 +25,14 @@ export MITHUB_DATABASE_URL=${MITHUB_DATABASE_URL:-postgres://postgres@127.0.0.1:
 export MITHUB_API_URL="http://$MITHUB_HTTP_ADDR"
 export MITHUB_API_KEY=dev-key
 export MITHUB_WORKER_HTTP_ADDR=${MITHUB_WORKER_HTTP_ADDR:-127.0.0.1:8081}
-data=${MITHUB_QMSUM_DIR:-../shared/data/qmsum}
-file="$data/${DEMO_MEETING:-val/Bed002.json}"
-[ -f "$file" ] || die "meeting file $file not found (set MITHUB_QMSUM_DIR)"
+meeting_arg=${DEMO_MEETING:-examples/meetings/launch-review.jsonl}
+if [ -f "$meeting_arg" ]; then
+  file=$meeting_arg
+else
+  data=${MITHUB_QMSUM_DIR:-../shared/data/qmsum}
+  file="$data/$meeting_arg"
+  [ -f "$file" ] || die "DEMO_MEETING=$meeting_arg: neither a file nor one under MITHUB_QMSUM_DIR ($data); unset DEMO_MEETING for the example meeting, or point MITHUB_QMSUM_DIR at the QMSum data"
+fi
 
 if curl -fsS "$MITHUB_API_URL/healthz" >/dev/null 2>&1; then
   die "something already answers on $MITHUB_API_URL; stop it or set MITHUB_HTTP_ADDR"
@@ -45,15 +53,29 @@ echo
 bin/mithubctl context --meeting "$meeting"
 echo
 
-# The meeting's first specific query from the QMSum annotations (awk: no
-# jq on a fresh machine).
-question=${DEMO_QUESTION:-$(awk '/"specific_query_list"/ { s = 1 }
-  s && /"query":/ { sub(/.*"query": *"/, ""); sub(/",? *$/, ""); print; exit }' "$file")}
-question=${question:-What did the group decide?}
-log "asking: $question"
-echo
-bin/mithubctl ask --meeting "$meeting" --question "$question"
-echo
+# The questions (awk, not jq: a fresh machine has no jq): an annotated
+# JSONL meeting's first two queries (launch-review: one English, one
+# Korean), a QMSum meeting's first specific query.
+questions=()
+if [ -n "${DEMO_QUESTION:-}" ]; then
+  questions=("$DEMO_QUESTION")
+else
+  case $file in
+    *.jsonl) annotations=${file%.jsonl}.annotations.json
+      if [ -f "$annotations" ]; then
+        mapfile -t questions < <(awk '/"query":/ { sub(/.*"query": *"/, ""); sub(/",? *$/, ""); print; if (++n == 2) exit }' "$annotations")
+      fi ;;
+    *) mapfile -t questions < <(awk '/"specific_query_list"/ { s = 1 }
+      s && /"query":/ { sub(/.*"query": *"/, ""); sub(/",? *$/, ""); print; exit }' "$file") ;;
+  esac
+fi
+[ ${#questions[@]} -gt 0 ] || questions=("What did the group decide?")
+for question in "${questions[@]}"; do
+  log "asking: $question"
+  echo
+  bin/mithubctl ask --meeting "$meeting" --question "$question"
+  echo
+done
 
 log "ending the meeting and generating its PR"
 curl -fsS -X POST -H "Authorization: Bearer $MITHUB_API_KEY" "$MITHUB_API_URL/v1/meetings/$meeting/end" >/dev/null

@@ -15,6 +15,7 @@ SCRIPT_NAME=eval
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
+data=$(need_qmsum "${EVAL_SPLIT:-val}")
 db=${EVAL_DB:-mithub_eval}
 ensure_database "$db" fresh
 export MITHUB_ENV=dev
@@ -23,8 +24,6 @@ export MITHUB_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db?sslmode=disab
 export MITHUB_API_URL="http://$MITHUB_HTTP_ADDR"
 export MITHUB_API_KEY=dev-key
 export MITHUB_LOG_LEVEL=${MITHUB_LOG_LEVEL:-warn}
-data=${MITHUB_QMSUM_DIR:-../shared/data/qmsum}
-
 trap stop_api EXIT
 mkdir -p tmp
 start_api tmp/eval-agent-api.log

@@ -3,6 +3,16 @@
 log() { printf '%s: %s\n' "${SCRIPT_NAME:-mithub}" "$*" >&2; }
 die() { printf '%s: error: %s\n' "${SCRIPT_NAME:-mithub}" "$*" >&2; exit 1; }
 
+# need_qmsum SPLIT: prints the QMSum data directory ($MITHUB_QMSUM_DIR, default
+# ../shared/data/qmsum), or stops with a message when it has no SPLIT/ (train,
+# val, test). Only evaluation, training and benchmarks need it; the demo and
+# the tests use examples/meetings.
+need_qmsum() {
+  local dir=${MITHUB_QMSUM_DIR:-../shared/data/qmsum}
+  [ -d "$dir/$1" ] || die "needs the QMSum meetings in $dir/$1: set MITHUB_QMSUM_DIR to the QMSum data directory (train/, val/, test/: one JSON file per meeting, from https://github.com/Yale-LILY/QMSum)"
+  printf '%s\n' "$dir"
+}
+
 # ensure_database NAME [fresh]: creates the database on the local server;
 # with "fresh", drops it first.
 ensure_database() {

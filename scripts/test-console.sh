@@ -2,8 +2,8 @@
 # Browser test of the web console: Debian's Chromium, driven by
 # playwright-core (scripts/console-test, pinned in its package-lock.json),
 # against a real agent-api and pr-worker on a fresh database. The test signs
-# in with a key made by `mithubctl apikey create`, replays a QMSum meeting
-# with `mithubctl replay` while the meeting view is open, watches the
+# in with a key made by `mithubctl apikey create`, replays a meeting
+# (examples/meetings/launch-review.jsonl) with `mithubctl replay` while the meeting view is open, watches the
 # transcript stream in and topics appear, asks a question and follows a
 # citation, catches up, ends the meeting, generates and approves its PR,
 # reads the memory bank and searches; at 1280 px and at phone width (375 px).
@@ -14,9 +14,12 @@
 # the npm cache when it has them).
 #
 # Environment:
-#   CONSOLE_MEETING   QMSum file under the data dir (default: val/ES2006a.json)
+#   CONSOLE_MEETING   the meeting: a .jsonl or QMSum .json file, as a path or
+#                     under MITHUB_QMSUM_DIR (default: examples/meetings/launch-review.jsonl)
+#   CONSOLE_QUESTION  the question asked in the console (default: the
+#                     example meeting's first annotated question)
 #   CONSOLE_RATE      replay rate in utterances/s (default: 60)
-#   MITHUB_QMSUM_DIR  QMSum data (default: ../shared/data/qmsum)
+#   MITHUB_QMSUM_DIR  QMSum data, only for CONSOLE_MEETING (default: ../shared/data/qmsum)
 #   MITHUB_CHROMIUM   the browser (default: /usr/bin/chromium)
 set -euo pipefail
 SCRIPT_NAME=test-console
@@ -28,9 +31,12 @@ worker_addr=127.0.0.1:18481
 db=mithub_console
 redis_db=11
 chromium=${MITHUB_CHROMIUM:-/usr/bin/chromium}
-qmsum=${MITHUB_QMSUM_DIR:-$(cd .. && pwd)/shared/data/qmsum}
-file="$qmsum/${CONSOLE_MEETING:-val/ES2006a.json}"
-[ -f "$file" ] || die "meeting file $file not found (set MITHUB_QMSUM_DIR)"
+file=${CONSOLE_MEETING:-examples/meetings/launch-review.jsonl}
+if [ ! -f "$file" ]; then
+  file="${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/$file"
+  [ -f "$file" ] || die "CONSOLE_MEETING=$CONSOLE_MEETING: neither a file nor one under MITHUB_QMSUM_DIR"
+fi
+file=$(realpath "$file")
 [ -x bin/agent-api ] && [ -x bin/pr-worker ] && [ -x bin/mithubctl ] || die "run make build first"
 command -v node >/dev/null || die "node (>= 20) is needed"
 
@@ -88,6 +94,7 @@ export CONSOLE_URL="http://$api_addr"
 export MITHUBCTL="$PWD/bin/mithubctl"
 export MEETING_FILE=$file
 export REPLAY_RATE=${CONSOLE_RATE:-60}
+export QUESTION=${CONSOLE_QUESTION:-What crash-free rate must both platforms reach before the rollout goes beyond 25 percent?}
 export SCREENSHOT_DIR="$PWD/test-output/console"
 export CHROMIUM=$chromium
 log "driving $chromium ($(basename "$file"))"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Drives `mithubctl mcp` (stdio) with the official MCP TypeScript SDK
 # client (scripts/mcp-client, pinned in its package-lock.json): starts
-# agent-api on a fresh database, replays a QMSum meeting, then runs
+# agent-api on a fresh database, replays the example meeting
+# (examples/meetings/launch-review.jsonl; MCP_MEETING_FILE another .jsonl
+# or QMSum .json), then runs
 # scripts/mcp-client/client.mjs, which lists the tools, calls each one and
 # checks the results. node_modules is installed on first use (ignored by
 # git).
@@ -27,16 +29,16 @@ export MITHUB_API_URL="http://127.0.0.1:$port"
 export MITHUB_API_KEY=dev-key
 export MITHUB_LLM_PROVIDER=local
 export MITHUB_LLM_CONTEXT_WINDOW=8192
-qmsum=${MITHUB_QMSUM_DIR:-$(cd .. && pwd)/shared/data/qmsum}
-export MITHUB_QMSUM_DIR=$qmsum
+file=${MCP_MEETING_FILE:-examples/meetings/launch-review.jsonl}
+[ -f "$file" ] || die "meeting file $file not found"
 
 logdir=$(mktemp -d)
 trap 'stop_api; rm -rf "$logdir"' EXIT
 start_api "$logdir/agent-api.log"
 
-file=$(ls "$qmsum"/val/*.json | sort | head -1)
-log "replaying $(basename "$file")"
+log "replaying $file"
 MEETING_ID=$(bin/mithubctl replay --meeting-file "$file" --rate 0)
 export MEETING_ID
 export MITHUBCTL="$PWD/bin/mithubctl"
+export MEETING_FILE=$(realpath "$file")
 node scripts/mcp-client/client.mjs

@@ -8,6 +8,7 @@ import (
 	"github.com/mithub/mithub/pkg/ask"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/tokens"
 )
 
@@ -40,10 +41,7 @@ func BenchmarkBuild(b *testing.B) {
 
 // BenchmarkScore ranks 1,200 QMSum turns against one of its queries.
 func BenchmarkScore(b *testing.B) {
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		b.Skip(err)
-	}
+	dir := qmsumtest.Dir(b)
 	m, err := qmsum.Load(filepath.Join(dir, "val", "Bed002.json"))
 	if err != nil {
 		b.Skip(err)

@@ -1,5 +1,5 @@
 // Package mcpserver exposes MitHub's memory and meetings to coding and
-// chat agents over the Model Context Protocol (DESIGN §8), with
+// chat agents over the Model Context Protocol (docs/architecture.md §7), with
 // github.com/modelcontextprotocol/go-sdk.
 //
 // Tools: memory_should_compress, memory_add_message, memory_get_context,

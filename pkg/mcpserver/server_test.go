@@ -3,7 +3,6 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -95,21 +94,20 @@ func text(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-func qmsumTurns(t *testing.T) []qmsum.Turn {
+// exampleTurns returns the turns of the repository's example meeting
+// (examples/meetings/launch-review.jsonl: Korean and English, about 11,000
+// tokens, more than 70% of window).
+func exampleTurns(t *testing.T) []qmsum.Turn {
 	t.Helper()
-	dir, err := qmsum.DataDir()
+	utts, err := qmsum.LoadJSONL("../../examples/meetings/launch-review.jsonl", "lr")
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "train", "*.json"))
-	if len(files) == 0 {
-		t.Fatal("no QMSum data")
+	turns := make([]qmsum.Turn, len(utts))
+	for i, u := range utts {
+		turns[i] = qmsum.Turn{Speaker: u.SpeakerName, Content: u.Text}
 	}
-	m, err := qmsum.Load(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m.Turns
+	return turns
 }
 
 func TestMemoryToolsCompressALongConversation(t *testing.T) {
@@ -138,7 +136,7 @@ func TestMemoryToolsCompressALongConversation(t *testing.T) {
 		ShouldCompress bool   `json:"should_compress"`
 	}
 	total := 0
-	for _, tr := range qmsumTurns(t) {
+	for _, tr := range exampleTurns(t) {
 		if strings.TrimSpace(tr.Content) == "" {
 			continue
 		}
@@ -151,7 +149,7 @@ func TestMemoryToolsCompressALongConversation(t *testing.T) {
 	if !added.ShouldCompress || added.Seq != total-1 {
 		t.Fatalf("after %d messages: %+v", total, added)
 	}
-	call(t, cs, "memory_add_message", map[string]any{"role": "user", "content": "결론: 배포 일정은 다음 주 화요일로 확정"}, &added)
+	call(t, cs, "memory_add_message", map[string]any{"role": "user", "content": "결론: 사내 해커톤 일정은 다음 주 화요일로 확정"}, &added)
 
 	var should struct {
 		ShouldCompress bool `json:"should_compress"`
@@ -172,7 +170,7 @@ func TestMemoryToolsCompressALongConversation(t *testing.T) {
 	if got.Compression != "done" || got.Tokens > window/10 || got.Budget != window/10 || got.Summaries == 0 {
 		t.Fatalf("context: %+v", got)
 	}
-	if !strings.Contains(got.Text, "배포 일정") {
+	if !strings.Contains(got.Text, "해커톤 일정") {
 		t.Errorf("the last message is not among the recent turns:\n%s", got.Text)
 	}
 	call(t, cs, "memory_should_compress", nil, &should)
@@ -188,8 +186,8 @@ func TestMemoryToolsCompressALongConversation(t *testing.T) {
 	var found struct {
 		Hits []memory.Hit `json:"hits"`
 	}
-	call(t, cs, "memory_search", map[string]any{"query": "배포 일정은", "k": 3}, &found)
-	if len(found.Hits) == 0 || !strings.Contains(found.Hits[0].Text, "화요일") {
+	call(t, cs, "memory_search", map[string]any{"query": "해커톤 일정은", "k": 3}, &found)
+	if len(found.Hits) == 0 || !strings.Contains(found.Hits[0].Text, "해커톤") {
 		t.Errorf("search: %+v", found.Hits)
 	}
 

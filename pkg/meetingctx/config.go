@@ -2,7 +2,7 @@ package meetingctx
 
 import "time"
 
-// Config holds the context engine's limits (DESIGN §6). Zero values take
+// Config holds the context engine's limits (docs/architecture.md §5). Zero values take
 // the defaults.
 type Config struct {
 	// L0MaxTurns caps the L0 window (default 25).

@@ -1,4 +1,4 @@
-// Package memory is MitHub's long-conversation memory (DESIGN §8).
+// Package memory is MitHub's long-conversation memory (docs/architecture.md §7).
 //
 // A conversation — a meeting or a plain chat session — is stored as
 // memory nodes: level 0 holds its turns in order; the turns are cut on

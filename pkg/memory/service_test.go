@@ -11,6 +11,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/pkg/tokens"
@@ -46,10 +47,7 @@ func newFixture(t *testing.T, sum memory.Summarizer) *fixture {
 // meetings, concatenated.
 func qmsumTurns(t testing.TB) []qmsum.Turn {
 	t.Helper()
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := qmsumtest.Dir(t)
 	files, err := filepath.Glob(filepath.Join(dir, "train", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no QMSum meetings in %s: %v", dir, err)

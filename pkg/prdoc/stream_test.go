@@ -11,13 +11,15 @@ import (
 
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 )
 
 // streamFixtures are meetings the streamed path must extract exactly as
 // the in-memory one: a short bilingual meeting with topics and a tail, and
-// QMSum val meetings (seq = turn index, so empty turns leave gaps) with no
-// topics (all segmented as a tail), topics over their first half, and one
-// topic over all of it (refined into sub-items).
+// longer meetings — the repository's example meeting, and six QMSum val
+// meetings when the data is there (seq = turn index, so empty turns leave
+// gaps) — each with no topics (all segmented as a tail), topics over its
+// first half, and one topic over all of it (refined into sub-items).
 func streamFixtures(t *testing.T) map[string]prdoc.Input {
 	t.Helper()
 	fx := map[string]prdoc.Input{}
@@ -39,9 +41,34 @@ func streamFixtures(t *testing.T) map[string]prdoc.Input {
 		Topics: []prdoc.Topic{{ID: "t-1", Title: "Release", Keywords: []string{"release"}, StartSeq: 0, EndSeq: 4}}}
 	fx["short-untitled"] = prdoc.Input{MeetingID: "m-short", Turns: short}
 
-	dir, err := qmsum.DataDir()
+	add := func(name string, ts []prdoc.Turn) {
+		last := ts[len(ts)-1].Seq
+		var half []prdoc.Topic
+		for s := 0; s < last/2; s += 60 {
+			half = append(half, prdoc.Topic{ID: fmt.Sprintf("t-%d", s), Title: fmt.Sprintf("Topic %d", s), Summary: "about " + name,
+				Keywords: []string{"meeting"}, StartSeq: s, EndSeq: s + 59})
+		}
+		fx[name+"/tail"] = prdoc.Input{MeetingID: name, MeetingTitle: name, Date: wednesday, Turns: ts}
+		fx[name+"/half"] = prdoc.Input{MeetingID: name, MeetingTitle: name, Date: wednesday, Turns: ts, Topics: half}
+		fx[name+"/one"] = prdoc.Input{MeetingID: name, Date: wednesday, Turns: ts,
+			Topics: []prdoc.Topic{{ID: "all", Title: "Everything", StartSeq: 0, EndSeq: last + 10}}}
+	}
+
+	// The repository's bilingual example meeting, always.
+	utts, err := qmsum.LoadJSONL("../../examples/meetings/launch-review.jsonl", "lr")
 	if err != nil {
 		t.Fatal(err)
+	}
+	var lr []prdoc.Turn
+	for i, u := range utts {
+		lr = append(lr, prdoc.Turn{ID: int64(i + 1), Seq: i, Speaker: u.SpeakerName, Text: u.Text, StartMS: u.StartMS, EndMS: u.EndMS})
+	}
+	add("launch-review", lr)
+
+	// Six QMSum val meetings when the data is there.
+	dir, ok := qmsumtest.Optional(t)
+	if !ok {
+		return fx
 	}
 	paths, err := filepath.Glob(filepath.Join(dir, "val", "*.json"))
 	if err != nil || len(paths) < 6 {
@@ -57,17 +84,7 @@ func streamFixtures(t *testing.T) map[string]prdoc.Input {
 			seq := qmsum.SpokenTurns(m)[k]
 			ts = append(ts, prdoc.Turn{ID: int64(seq + 1), Seq: seq, Speaker: u.SpeakerName, Text: u.Text, StartMS: u.StartMS, EndMS: u.EndMS})
 		}
-		name := strings.TrimSuffix(filepath.Base(p), ".json")
-		last := ts[len(ts)-1].Seq
-		var half []prdoc.Topic
-		for s := 0; s < last/2; s += 60 {
-			half = append(half, prdoc.Topic{ID: fmt.Sprintf("t-%d", s), Title: fmt.Sprintf("Topic %d", s), Summary: "about " + name,
-				Keywords: []string{"meeting"}, StartSeq: s, EndSeq: s + 59})
-		}
-		fx[name+"/tail"] = prdoc.Input{MeetingID: name, MeetingTitle: name, Date: wednesday, Turns: ts}
-		fx[name+"/half"] = prdoc.Input{MeetingID: name, MeetingTitle: name, Date: wednesday, Turns: ts, Topics: half}
-		fx[name+"/one"] = prdoc.Input{MeetingID: name, Date: wednesday, Turns: ts,
-			Topics: []prdoc.Topic{{ID: "all", Title: "Everything", StartSeq: 0, EndSeq: last + 10}}}
+		add(strings.TrimSuffix(filepath.Base(p), ".json"), ts)
 	}
 	return fx
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/segeval"
 )
 
@@ -91,10 +92,7 @@ func TestHypothesisLabels(t *testing.T) {
 }
 
 func TestReferenceLabelsBed002(t *testing.T) {
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := qmsumtest.Dir(t)
 	m, err := qmsum.Load(filepath.Join(dir, "val", "Bed002.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ const (
 )
 
 // Conversation is a meeting or a plain chat session whose turns and
-// hierarchical summaries are memory nodes (DESIGN §8).
+// hierarchical summaries are memory nodes (docs/architecture.md §7).
 type Conversation struct {
 	ID        string    `db:"id" json:"id"`
 	TenantID  string    `db:"tenant_id" json:"-"`

@@ -9,7 +9,7 @@ import (
 	"github.com/hibiken/asynq"
 )
 
-// Long-conversation memory tasks (DESIGN §8). Each writes one summary
+// Long-conversation memory tasks (docs/architecture.md §7). Each writes one summary
 // node; its handler then plans and enqueues what became ready, keeping at
 // most the configured number of a compression's tasks in flight.
 const (

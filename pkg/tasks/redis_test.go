@@ -16,6 +16,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/mithub/mithub/pkg/tasks"
+	"github.com/mithub/mithub/pkg/testenv"
 )
 
 func TestParseRedisURL(t *testing.T) {
@@ -62,7 +63,7 @@ func TestParseRedisURLErrorsHideThePassword(t *testing.T) {
 func TestRedisSentinel(t *testing.T) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		t.Skip("redis-server not installed (scripts/dev-up.sh installs it)")
+		testenv.Missing(t, "needs redis-server on PATH (scripts/dev-up.sh installs it)")
 	}
 	port := freePort(t)
 	dir := t.TempDir()

@@ -7,15 +7,13 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/tokens"
 )
 
 func qmsumTexts(t testing.TB, split string, limit int) []string {
 	t.Helper()
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := qmsumtest.Dir(t)
 	files, err := filepath.Glob(filepath.Join(dir, split, "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no QMSum files in %s/%s", dir, split)

@@ -1,12 +1,12 @@
 package wakeword
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 )
 
 func TestFindTable(t *testing.T) {
@@ -215,13 +215,7 @@ func TestMatchOffsets(t *testing.T) {
 
 // TestQMSumCorpus: no turn of QMSum train and val addresses the bot.
 func TestQMSumCorpus(t *testing.T) {
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		if os.Getenv("MITHUB_REQUIRE_DATA") == "1" {
-			t.Fatalf("QMSum data required: %v", err)
-		}
-		t.Skipf("QMSum data not found (%v); set MITHUB_QMSUM_DIR, or MITHUB_REQUIRE_DATA=1 to fail", err)
-	}
+	dir := qmsumtest.Dir(t)
 	m := MustDefault()
 	checked, files := 0, 0
 	for _, split := range []string{"train", "val"} {

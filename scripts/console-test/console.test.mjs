@@ -23,8 +23,8 @@ const rate = process.env.REPLAY_RATE || '60';
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const WAIT = 90_000; // the deadline of any one wait
 
-const QUESTION = 'What are the target price, target cost and target profit of the remote control?';
-const TITLE = '리모컨 디자인 킥오프 · Remote control kickoff';
+const QUESTION = env('QUESTION');
+const TITLE = '출시 리뷰와 리모컨 킥오프 · Launch review and remote control kickoff';
 const KOREAN_TURNS = [
   { speaker_id: 'kim-minsu', speaker_name: '김민수', text: '결정: 리모컨 출시는 다음 달 첫째 주로 합니다.' },
   { speaker_id: 'lee-jieun', speaker_name: '이지은', text: '액션 아이템: 이지은 님이 배터리 사양을 금요일까지 정리합니다.' },
@@ -44,9 +44,11 @@ async function api(method, path, body) {
   return text ? JSON.parse(text) : null;
 }
 
-/** The turns replay sends: the meeting's turns with text. */
+/** The turns replay sends: a .jsonl file's lines, a QMSum meeting's turns with text. */
 function spokenTurns(file) {
-  const m = JSON.parse(readFileSync(file, 'utf8'));
+  const text = readFileSync(file, 'utf8');
+  if (file.endsWith('.jsonl')) return text.split('\n').filter((l) => l.trim() !== '').length;
+  const m = JSON.parse(text);
   return m.meeting_transcripts.filter((t) => (t.content || '').trim() !== '').length;
 }
 
@@ -163,7 +165,7 @@ try {
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Refresh');
   });
 
-  await step('replay a QMSum meeting: the transcript streams in and topics appear', async () => {
+  await step('replay a meeting: the transcript streams in and topics appear', async () => {
     await page.getByRole('link', { name: TITLE }).click();
     await page.getByRole('heading', { name: TITLE, level: 1 }).waitFor();
     await page.locator('.badge.live').waitFor();

@@ -1,13 +1,13 @@
 // Drives `mithubctl mcp` over stdio with the official MCP TypeScript SDK
 // client: lists the tools, calls each one, reads the resource and checks
 // the results. Run by scripts/test-mcp-client.sh, which starts agent-api,
-// replays a QMSum meeting and sets:
+// replays a meeting and sets:
 //   MITHUBCTL            path to the mithubctl binary
 //   MEETING_ID           a meeting with transcripts
-//   MITHUB_QMSUM_DIR     QMSum data (one meeting fills the conversation)
+//   MEETING_FILE         the meeting replayed (.jsonl or QMSum .json); its
+//                        turns also fill the conversation
 //   MITHUB_API_URL, MITHUB_API_KEY, MITHUB_DATABASE_URL, MITHUB_LLM_CONTEXT_WINDOW
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -60,20 +60,22 @@ try {
   }
   ok(`lists ${names.length} tools`);
 
-  // A long conversation: one QMSum meeting's turns until past 70% of the window.
-  const dir = join(env("MITHUB_QMSUM_DIR"), "val");
-  const file = readdirSync(dir).filter((f) => f.endsWith(".json")).sort()[0];
-  const meeting = JSON.parse(readFileSync(join(dir, file), "utf8"));
+  // A long conversation: the meeting's turns until past 70% of the window.
+  const file = env("MEETING_FILE");
+  const text = readFileSync(file, "utf8");
+  const turns = file.endsWith(".jsonl")
+    ? text.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l)).map((u) => ({ speaker: u.speaker_name, content: u.text }))
+    : JSON.parse(text).meeting_transcripts;
   let added;
   let n = 0;
-  for (const turn of meeting.meeting_transcripts) {
+  for (const turn of turns) {
     if (!turn.content.trim()) continue;
     added = await call("memory_add_message", { role: turn.speaker, content: turn.content });
     assert.equal(added.seq, n++, "messages get consecutive positions");
     if (added.should_compress) break;
   }
   assert.ok(added.should_compress, "the conversation grew past the threshold");
-  added = await call("memory_add_message", { role: "user", content: "결정: 출시는 11월 셋째 주 목요일로 확정" });
+  added = await call("memory_add_message", { role: "user", content: "결정: 사내 해커톤은 11월 셋째 주 목요일로 확정" });
   const conv = added.conversation_id;
   ok(`memory_add_message stored ${n + 1} messages in ${conv}`);
 
@@ -95,7 +97,7 @@ try {
   assert.equal(after.should_compress, false, "compressed below the threshold");
   ok("memory_should_compress is false after compressing");
 
-  const found = await call("memory_search", { query: "출시는 언제", k: 3 });
+  const found = await call("memory_search", { query: "해커톤은 언제", k: 3 });
   assert.ok(found.hits.length > 0 && found.hits[0].text.includes("목요일"), JSON.stringify(found.hits[0]));
   ok(`memory_search found "${found.hits[0].text}"`);
 
@@ -112,7 +114,7 @@ try {
 
   const topics = await call("meeting_topics", { meeting_id: meetingId });
   assert.equal(topics.meeting_id, meetingId);
-  const hits = await call("meeting_topics", { meeting_id: meetingId, query: "remote control design", k: 3 });
+  const hits = await call("meeting_topics", { meeting_id: meetingId, query: "staged rollout crash-free rate", k: 3 });
   assert.ok(Array.isArray(hits.results));
   ok(`meeting_topics: ${(topics.topics ?? []).length} topics, ${hits.results.length} search results`);
 

@@ -11,6 +11,7 @@ import (
 	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 )
 
 // utterances are utterance-sized texts in both languages.
@@ -44,10 +45,7 @@ func BenchmarkEmbed(b *testing.B) {
 // benchMeeting loads a validation meeting for benchmarks.
 func benchMeeting(b *testing.B) []meetingctx.Turn {
 	b.Helper()
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir := qmsumtest.Dir(b)
 	m, err := qmsum.Load(filepath.Join(dir, "val", "Bed002.json"))
 	if err != nil {
 		b.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/segeval"
 )
 
@@ -24,10 +25,7 @@ const (
 // loadSplit loads every QMSum meeting of a split ("train", "val").
 func loadSplit(tb testing.TB, split string) []*qmsum.Meeting {
 	tb.Helper()
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	dir := qmsumtest.Dir(tb)
 	paths, err := filepath.Glob(filepath.Join(dir, split, "*.json"))
 	if err != nil || len(paths) == 0 {
 		tb.Fatalf("QMSum %s: %v (%d files)", split, err, len(paths))

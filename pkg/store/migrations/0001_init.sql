@@ -1,4 +1,4 @@
--- The whole MitHub data model (DESIGN §4). Every tenant-owned row carries
+-- The whole MitHub data model (docs/architecture.md §3). Every tenant-owned row carries
 -- tenant_id and every query filters on it.
 
 CREATE TABLE tenants (
@@ -138,7 +138,7 @@ CREATE TABLE project_status (
 );
 
 -- A conversation is a meeting or a plain chat session; memory_nodes hold its
--- hierarchical summaries (DESIGN §8).
+-- hierarchical summaries (docs/architecture.md §7).
 CREATE TABLE conversations (
     id         uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     tenant_id  uuid NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,

@@ -14,6 +14,7 @@ import (
 	"github.com/mithub/mithub/pkg/apiclient"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
@@ -39,10 +40,7 @@ type liveContext struct {
 // built by applying the whole stored transcript.
 func TestReplaySurvivesAgentAPIKill(t *testing.T) {
 	apiBin, ctlBin := binaries(t)
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := qmsumtest.Dir(t)
 	file := filepath.Join(dir, "val", "Bed002.json")
 	qm, err := qmsum.Load(file)
 	if err != nil {

@@ -30,6 +30,7 @@ import (
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/pkg/tasks"
+	"github.com/mithub/mithub/pkg/testenv"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
@@ -47,7 +48,7 @@ type privateRedis struct {
 func startPrivateRedis(t *testing.T) *privateRedis {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not installed")
+		testenv.Missing(t, "needs redis-server on PATH (scripts/dev-up.sh installs it)")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

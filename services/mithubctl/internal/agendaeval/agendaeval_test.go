@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/services/mithubctl/internal/agendaeval"
 )
 
@@ -30,10 +31,7 @@ func TestKeywordsFoldPluralsAndDropStopWords(t *testing.T) {
 // One real meeting through the whole local pipeline: the agenda covers
 // every turn, and the report's counts agree with its topics.
 func TestRunOnAQMSumMeeting(t *testing.T) {
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		t.Skip(err)
-	}
+	dir := qmsumtest.Dir(t)
 	rep, err := agendaeval.Run(context.Background(), filepath.Join(dir, "val"), agendaeval.Options{Meetings: []string{"ES2006a"}})
 	if err != nil {
 		t.Fatal(err)

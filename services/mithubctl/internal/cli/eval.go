@@ -57,6 +57,9 @@ func runEval(ctx context.Context, e *env, args []string) error {
 			data = "../shared/data/qmsum"
 		}
 		c.Dir = filepath.Join(data, "val")
+		if _, err := os.Stat(c.Dir); err != nil {
+			return usageErrorf("eval", "no QMSum val meetings in %s: set MITHUB_QMSUM_DIR to the QMSum data directory, or pass DIR", c.Dir)
+		}
 	}
 	if c.Opts.Batch < 1 || c.Opts.Batch > 500 || c.Opts.Limit < 0 || c.Opts.Settle <= 0 {
 		return usageErrorf("eval", "--batch must be 1..500, --limit >= 0, --settle > 0")

@@ -36,7 +36,7 @@ func loadCommand() command {
 	return command{
 		name:    "load",
 		summary: "drive agent-api with N concurrent meetings (utterances, asks, PRs); latency per endpoint, errors, RSS, completeness",
-		usage: "mithubctl load [--meetings 10] [--rate 2s|0.5] [--duration 1m] [--warmup 0] [--ask-every 0] [--pr-every 0] [--pr-at-end] [--meeting-length 0] " +
+		usage: "mithubctl load [--meetings 10] [--rate 2s|0.5] [--duration 1m] [--warmup 0] [--ask-every 0] [--pr-every 0] [--pr-at-end] [--meeting-length 0] [--data-dir D | --meeting-file F] " +
 			"[--proc name=pid,...] [--database-url URL] [--out report.md] [--summary F] [--marks F] [--status F]",
 		flags: func() *flag.FlagSet {
 			var c loadConfig
@@ -78,7 +78,8 @@ func loadFlags(c *loadConfig) *flag.FlagSet {
 	fs.DurationVar(&o.RequestTimeout, "request-timeout", load.DefaultRequestTimeout, "bound on one request (asks: twice this)")
 	fs.DurationVar(&o.SettleTimeout, "settle-timeout", load.DefaultSettleTimeout, "bound on delivering the rest, ending meetings and waiting for PRs after the run")
 	fs.StringVar(&o.Label, "label", "load", "prefix of meeting titles and room names")
-	fs.StringVar(&o.DataDir, "data-dir", "", "QMSum directory (default $MITHUB_QMSUM_DIR or ../shared/data/qmsum)")
+	fs.StringVar(&o.DataDir, "data-dir", "", "QMSum directory whose val meetings supply the text (default $MITHUB_QMSUM_DIR or ../shared/data/qmsum)")
+	fs.StringVar(&o.MeetingFile, "meeting-file", "", "one meeting supplies the text instead: QMSum .json or .jsonl (e.g. examples/meetings/launch-review.jsonl)")
 	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL of the API: compare segment ids and PR rows there (default: the API's counters)")
 	fs.StringVar(&c.Out, "out", "", "also write the Markdown report to this file")
 	fs.StringVar(&c.Summary, "summary", "", "write key=value results to this file (for scripts)")
@@ -104,13 +105,13 @@ func parseLoad(args []string, getenv func(string) string) (loadConfig, error) {
 	if err := c.API.resolve("load", getenv); err != nil {
 		return c, err
 	}
-	if c.Opts.DataDir == "" {
+	if c.Opts.DataDir == "" && c.Opts.MeetingFile == "" {
 		if dir := getenv("MITHUB_QMSUM_DIR"); dir != "" {
 			c.Opts.DataDir = dir
 		} else if dir, err := qmsum.DataDir(); err == nil {
 			c.Opts.DataDir = dir
 		} else {
-			return c, usageErrorf("load", "%v", err)
+			return c, usageErrorf("load", "%v; or give --meeting-file (e.g. examples/meetings/launch-review.jsonl)", err)
 		}
 	}
 	if err := c.Opts.Validate(); err != nil {

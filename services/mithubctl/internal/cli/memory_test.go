@@ -9,6 +9,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
 
@@ -35,10 +36,7 @@ func TestMemoryCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := qmsumtest.Dir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "val", "*.json"))
 	meeting, err := qmsum.Load(files[0])
 	if err != nil {

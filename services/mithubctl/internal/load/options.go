@@ -54,7 +54,12 @@ type Options struct {
 	// Label prefixes the meeting titles (default "load").
 	Label string
 	// DataDir is the QMSum directory; its val split supplies the text.
-	DataDir string
+	// MeetingFile, when set, supplies it instead: one meeting, a QMSum
+	// .json or a .jsonl utterance file (questions from its
+	// NAME.annotations.json, examples/meetings/README.md). One of the two
+	// is required.
+	DataDir     string
+	MeetingFile string
 	// MarksFile, when set, is read at the end for the fault window
 	// ("fault_start <unix ms>", "fault_end <unix ms>").
 	MarksFile string
@@ -127,8 +132,8 @@ func (o Options) Validate() error {
 		return errors.New("ask-every and pr-every must not be negative")
 	case o.RSSEvery < 100*time.Millisecond:
 		return fmt.Errorf("rss-every %s is under 100ms", o.RSSEvery)
-	case o.DataDir == "":
-		return errors.New("no QMSum data directory")
+	case o.DataDir == "" && o.MeetingFile == "":
+		return errors.New("no QMSum data directory and no meeting file")
 	}
 	return nil
 }

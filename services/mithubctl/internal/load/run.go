@@ -87,7 +87,7 @@ func Run(ctx context.Context, api API, st Store, o Options, log io.Writer) (*Rep
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	text, err := loadCorpus(o.DataDir, o.KoreanEvery)
+	text, err := loadCorpus(o.DataDir, o.MeetingFile, o.KoreanEvery)
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/mithub/mithub/pkg/apiclient"
-	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
@@ -107,10 +107,7 @@ func startLiveStack(t *testing.T) liveStack {
 	}
 	dsn, schema := storetest.NewSchema(t)
 	url, pid := startAgentAPI(t, storetest.URLWithSchema(t, dsn, schema))
-	dataDir, err := qmsum.DataDir()
-	if err != nil {
-		t.Skip(err)
-	}
+	dataDir := qmsumtest.Dir(t)
 	st, err := OpenStore(context.Background(), dsn, "dev-key", store.Options{Schema: schema})
 	if err != nil {
 		t.Fatal(err)

@@ -1,15 +1,20 @@
 package load
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mithub/mithub/pkg/apiclient"
 	"github.com/mithub/mithub/pkg/qmsum"
 )
 
-// koreanTurns are spoken between the QMSum turns, so Korean text takes
+// koreanTurns are spoken between the source meeting's turns, so Korean text takes
 // the same path as English.
 var koreanTurns = []struct{ speaker, name, text string }{
 	{"kim-minsu", "김민수", "이번 스프린트에서는 결제 모듈 리팩터링을 먼저 끝내기로 했습니다."},
@@ -42,22 +47,25 @@ type corpus struct {
 	koreanEvery int
 }
 
-// loadCorpus reads the QMSum val meetings under dir.
-func loadCorpus(dir string, koreanEvery int) (*corpus, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "val", "*.json"))
-	if err != nil || len(files) == 0 {
-		return nil, fmt.Errorf("no QMSum meetings under %s/val", dir)
+// loadCorpus reads the text of the load meetings: the one meeting in file
+// when it is set, else the QMSum val meetings under dir.
+func loadCorpus(dir, file string, koreanEvery int) (*corpus, error) {
+	files := []string{file}
+	where := file
+	if file == "" {
+		var err error
+		files, err = filepath.Glob(filepath.Join(dir, "val", "*.json"))
+		if err != nil || len(files) == 0 {
+			return nil, fmt.Errorf("no QMSum meetings under %s/val", dir)
+		}
+		slices.Sort(files)
+		where = "the QMSum meetings under " + dir + "/val"
 	}
-	slices.Sort(files)
 	c := &corpus{koreanEvery: koreanEvery}
 	for _, f := range files {
-		m, err := qmsum.Load(f)
+		mt, err := readMeetingText(f)
 		if err != nil {
 			return nil, err
-		}
-		mt := meetingText{utts: qmsum.Utterances(m, "")}
-		for _, q := range m.SpecificQueries {
-			mt.questions = append(mt.questions, q.Query)
 		}
 		if len(mt.utts) == 0 {
 			continue
@@ -68,9 +76,52 @@ func loadCorpus(dir string, koreanEvery int) (*corpus, error) {
 		c.meetings = append(c.meetings, mt)
 	}
 	if len(c.meetings) == 0 {
-		return nil, fmt.Errorf("no spoken turns in the QMSum meetings under %s/val", dir)
+		return nil, fmt.Errorf("no spoken turns in %s", where)
 	}
 	return c, nil
+}
+
+// readMeetingText reads one meeting: a QMSum .json with its specific
+// queries, or a .jsonl utterance file with the queries of its
+// NAME.annotations.json when there is one.
+func readMeetingText(file string) (meetingText, error) {
+	if !strings.HasSuffix(file, ".jsonl") {
+		m, err := qmsum.Load(file)
+		if err != nil {
+			return meetingText{}, err
+		}
+		mt := meetingText{utts: qmsum.Utterances(m, "")}
+		for _, q := range m.SpecificQueries {
+			mt.questions = append(mt.questions, q.Query)
+		}
+		return mt, nil
+	}
+	utts, err := qmsum.LoadJSONL(file, "")
+	if err != nil {
+		return meetingText{}, err
+	}
+	mt := meetingText{utts: utts}
+	b, err := os.ReadFile(strings.TrimSuffix(file, ".jsonl") + ".annotations.json")
+	if errors.Is(err, fs.ErrNotExist) {
+		return mt, nil
+	}
+	if err != nil {
+		return meetingText{}, err
+	}
+	var ann struct {
+		Questions []struct {
+			Query string `json:"query"`
+		} `json:"questions"`
+	}
+	if err := json.Unmarshal(b, &ann); err != nil {
+		return meetingText{}, fmt.Errorf("%s annotations: %w", file, err)
+	}
+	for _, q := range ann.Questions {
+		if q.Query != "" {
+			mt.questions = append(mt.questions, q.Query)
+		}
+	}
+	return mt, nil
 }
 
 // korean reports whether the n-th item (0-based) is Korean.

@@ -6,17 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 )
 
 // qmsumDir returns the QMSum data directory; the data ships beside the
 // repository, so its absence fails the test.
 func qmsumDir(t *testing.T) string {
 	t.Helper()
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := qmsumtest.Dir(t)
 	return dir
 }
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
-	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 )
 
 func TestEvaluateRanks(t *testing.T) {
@@ -37,13 +37,11 @@ func TestEvaluateRanks(t *testing.T) {
 // Training twice on the same meetings writes the same bytes, and the
 // learned weights do at least as well on them as BM25 alone.
 func TestTrainDeterministic(t *testing.T) {
-	dir, err := qmsum.DataDir()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := qmsumtest.Dir(t)
 	ctx := context.Background()
 	var outs [2][]byte
 	var qs []Query
+	var err error
 	for i := range outs {
 		var st Stats
 		qs, st, err = Load(ctx, filepath.Join(dir, "train"), Options{Limit: 3})

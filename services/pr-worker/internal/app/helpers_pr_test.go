@@ -23,6 +23,7 @@ import (
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
+	"github.com/mithub/mithub/pkg/testenv"
 )
 
 // redisServer is a private redis-server process, so a test can stop and
@@ -39,7 +40,7 @@ type redisServer struct {
 func startRedis(t *testing.T) *redisServer {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Skip("redis-server not installed")
+		testenv.Missing(t, "needs redis-server on PATH (scripts/dev-up.sh installs it)")
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
