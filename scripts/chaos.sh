@@ -49,6 +49,10 @@ else
   SCENARIOS="postgres redis agent-api pr-worker realtime-worker-term llm-timeout llm-garbage realtime-worker"
 fi
 SCENARIOS=${CHAOS_SCENARIOS:-$SCENARIOS}
+# RT_MIN_HEARD: the bot must store at least this many segments sent after
+# the fault (10 is 2 s of the speaker's segments), so a bot that comes back
+# and never stores again fails.
+RT_MIN_HEARD=${CHAOS_RT_MIN_HEARD:-10}
 
 for b in agent-api pr-worker realtime-worker mithubctl; do
   [ -x bin/$b ] || die "bin/$b is missing: run make build first"
@@ -267,17 +271,21 @@ traffic_flowing() {
 # bot's return; and delivered into the room: the witness participant got
 # it with its text (one it did not get, or got empty, never fully left the
 # publisher or the server, and counts as not heard). For a kill -9, segments sent in the second before
-# it were in flight to or inside the dying bot: they are counted apart. Sets
-# rt_heard rt_stored rt_missing rt_inflight_lost rt_doubled rt_unheard
-# rt_rejoin.
+# it were in flight to or inside the dying bot: they are counted apart.
+# Heard after the fault: heard and sent after the fault's end and, for a
+# stop or kill, after the bot's return. The tolerated window is the time
+# whose segments may go unstored: in flight before a kill, from the stop or
+# kill to the bot's return, and from its return to the first segment it
+# stored. Sets rt_heard rt_stored rt_missing rt_inflight_lost rt_doubled
+# rt_unheard rt_heard_after rt_rejoin rt_tolerated.
 rt_stored_ids() {
   psql_chaos "SELECT t.segment_id FROM transcripts t JOIN meetings m ON m.id = t.meeting_id
               WHERE m.room_name = '$ROOM' ORDER BY 1" >"$rt_stored_file"
 }
 rt_has() { rt_stored_ids && grep -qx "$1" "$rt_stored_file"; }
 rt_check() {
-  local t0=$1 t1=$2 back=0 last counts
-  rt_rejoin=–
+  local t0=$1 t1=$2 back=0 after last counts first
+  rt_rejoin=– rt_tolerated=–
   if [ -n "${kill_ms:-}" ]; then
     back=$(awk -v t="$kill_ms" '$1 == "bot" && $2 == "joined" && $3 > t { print $3; exit }' "$work/rt.log")
     if [ -n "$back" ]; then
@@ -286,29 +294,41 @@ rt_check() {
       back=$t1 rt_rejoin="not back"
     fi
   fi
+  after=$(awk '$1 == "fault_end" { t = $2 } END { print t }' "$marks")
+  after=${after:-$t1}
+  [ "$back" -le "$after" ] || after=$back
   # Writes go in order: once the last segment sent while the bot was
   # listed is stored (or a minute passed), the rest is in.
   last=$(awk -v t0="$t0" -v t1="$t1" '$1 == "seg" && $3 >= t0 && $3 <= t1 && $4 == 1 { id = $2 } END { print id }' "$work/rt.log")
   if [ -n "$last" ]; then wait_for "realtime segment $last stored" 60 rt_has "$last" || true; fi
   rt_stored_ids
-  counts=$(awk -v t0="$t0" -v t1="$t1" -v k0="${kill_ms:-0}" -v k1="$back" -v pre="${inflight_ms:-0}" \
+  counts=$(awk -v t0="$t0" -v t1="$t1" -v k0="${kill_ms:-0}" -v k1="$back" -v pre="${inflight_ms:-0}" -v a0="$after" \
     -v stored="$rt_stored_file" -v heard="$rt_heard_file" -v rtlog="$work/rt.log" '
     BEGIN {
       while ((getline id < stored) > 0) have[id] = 1
       while ((getline line < rtlog) > 0) { split(line, f, " "); if (f[1] == "got" && f[4] > 0) got[f[2]] = 1 }
     }
-    $1 == "bot" { receiving = 0; next }
+    $1 == "bot" { receiving = 0; if ($2 == "joined" && k0 > 0 && $3 > k0) rejoined = 1; next }
     $1 != "seg" { next }
-    have[$2] { receiving = 1 }
+    have[$2] { if (rejoined && !first) first = $3; receiving = 1 }
     $3 < t0 || $3 > t1 { next }
     $4 == 1 && receiving && got[$2] && !(k0 > 0 && $3 >= k0 && $3 <= k1) {
-      if (have[$2]) { n++; print $2 > heard } else if (k0 > 0 && $3 >= k0 - pre && $3 < k0) inflight++; else missing++
+      if (have[$2]) { n++; if ($3 > a0) after++; print $2 > heard } else if (k0 > 0 && $3 >= k0 - pre && $3 < k0) inflight++; else missing++
       next
     }
     { unheard++ }
-    END { printf "%d %d %d %d\n", n + missing, missing, inflight, unheard }' "$work/rt.log")
-  read -r rt_heard rt_missing rt_inflight_lost rt_unheard <<<"$counts"
+    END { printf "%d %d %d %d %d %d\n", n + missing, missing, inflight, unheard, after, first }' "$work/rt.log")
+  read -r rt_heard rt_missing rt_inflight_lost rt_unheard rt_heard_after first <<<"$counts"
   rt_stored=$((rt_heard - rt_missing))
+  if [ -n "${kill_ms:-}" ]; then
+    rt_tolerated="$(fmt_ms "${inflight_ms:-0}") in flight + $(fmt_ms $((back - kill_ms))) away + "
+    if [ "$first" -gt 0 ]; then
+      # The participant poll may list the bot a little after its first segment.
+      rt_tolerated+="$(fmt_ms $((first > back ? first - back : 0))) to the first store"
+    else
+      rt_tolerated+="no store since"
+    fi
+  fi
   rt_doubled=$(psql_chaos "SELECT count(*) - count(DISTINCT t.segment_id) FROM transcripts t
                            JOIN meetings m ON m.id = t.meeting_id WHERE m.room_name = '$ROOM'")
 }
@@ -360,14 +380,16 @@ scenario() {
   [ "$rt_missing" = 0 ] || why+=("$rt_missing realtime segments missing")
   [ "$rt_doubled" = 0 ] || why+=("$rt_doubled realtime segments doubled")
   [ "$rt_rejoin" != "not back" ] || why+=("the bot did not come back")
+  [ "$rt_heard_after" -ge "$RT_MIN_HEARD" ] ||
+    why+=("$rt_heard_after realtime segments heard after the fault, want at least $RT_MIN_HEARD")
   if [ ${#why[@]} -gt 0 ]; then
     verdict="FAIL: $(IFS=';'; echo "${why[*]}")"
     failed=1
   fi
   local inflight=–
   [ "$prs_in_flight" = 0 ] || inflight="$prs_in_flight, last $(fmt_ms "$prs_done_after_ms")"
-  rows+=("| $name | $acked → $stored ($lost, $doubled) | $prs_acked → $prs_succeeded ($((prs_not_done + prs_failed)), $prs_unacked_built) | $((fault_errors_utterances + fault_errors_ask + fault_errors_generate_pr)) / $errors: $error_kinds | $(fmt_ms "$recover_ms_utterances") / $(fmt_ms "$recover_ms_ask") / $(fmt_ms "$recover_ms_generate_pr") | $inflight | $rt_heard → $rt_stored ($rt_missing, $rt_doubled); $rt_inflight_lost; $rt_unheard | $rt_rejoin | $verdict |")
-  log "scenario $name: $verdict"
+  rows+=("| $name | $acked → $stored ($lost, $doubled) | $prs_acked → $prs_succeeded ($((prs_not_done + prs_failed)), $prs_unacked_built) | $((fault_errors_utterances + fault_errors_ask + fault_errors_generate_pr)) / $errors: $error_kinds | $(fmt_ms "$recover_ms_utterances") / $(fmt_ms "$recover_ms_ask") / $(fmt_ms "$recover_ms_generate_pr") | $inflight | $rt_heard → $rt_stored ($rt_missing, $rt_doubled); $rt_heard_after; $rt_inflight_lost; $rt_unheard | $rt_rejoin | $rt_tolerated | $verdict |")
+  log "scenario $name: $verdict (realtime: $rt_heard_after heard after the fault; tolerated window: $rt_tolerated)"
 }
 
 for s in $SCENARIOS; do
@@ -378,8 +400,8 @@ done
 {
   printf '%s: %d meetings × one utterance every %s for %s, a question every %s and generate-pr every %s per meeting, every meeting ended and its PR built at the end; one LiveKit speaker, a final segment every 200 ms. Outage %s s (LLM faults %s s).\n\n' \
     "$(date -u +%Y-%m-%dT%H:%MZ)" $MEETINGS $RATE $DURATION $ASK_EVERY $PR_EVERY $OUTAGE $((OUTAGE * 2))
-  echo '| fault | utterances acked → stored (lost, doubled) | PR ids → succeeded (lost, built twice) | failed requests: during the fault / in all: kinds | first success after the fault: post / ask / generate-pr | PRs in flight during the fault, done after | realtime heard → stored (missing, doubled); lost in flight at a kill -9; not heard | bot back after the kill | result |'
-  echo '|---|---|---|---|---|---|---|---|---|'
+  echo '| fault | utterances acked → stored (lost, doubled) | PR ids → succeeded (lost, built twice) | failed requests: during the fault / in all: kinds | first success after the fault: post / ask / generate-pr | PRs in flight during the fault, done after | realtime heard → stored (missing, doubled); heard after the fault (at least '"$RT_MIN_HEARD"'); lost in flight at a kill -9; not heard | bot back after the kill | realtime loss tolerated around the stop or kill | result |'
+  echo '|---|---|---|---|---|---|---|---|---|---|'
   printf '%s\n' "${rows[@]}"
 } >"$out"
 cat "$out"

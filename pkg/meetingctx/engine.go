@@ -31,6 +31,10 @@ type EngineDeps struct {
 	MaxConcurrentLLM int
 	// CallTimeout bounds one such call (default 2m).
 	CallTimeout time.Duration
+	// After starts the timer that bounds Manager.WaitL1: c receives once
+	// d has passed, stop releases the timer (default: a time.Timer).
+	// Tests replace it to check the bound without waiting for it.
+	After func(d time.Duration) (c <-chan time.Time, stop func() bool)
 }
 
 // Engine runs L1 work for every meeting: one runner goroutine per meeting
@@ -57,6 +61,9 @@ func NewEngine(d EngineDeps) *Engine {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
+	if d.After == nil {
+		d.After = newTimer
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Engine{deps: d, sem: make(chan struct{}, d.MaxConcurrentLLM), ctx: ctx, cancel: cancel}
 }
@@ -82,6 +89,11 @@ func (e *Engine) Close(timeout time.Duration) error {
 		<-done
 		return errors.New("L1 runners cancelled at shutdown")
 	}
+}
+
+func newTimer(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
 }
 
 // start registers a runner unless the engine is closed.

@@ -345,3 +345,80 @@ func TestRestoreWithTopicsEqualsLive(t *testing.T) {
 		t.Fatalf("restore made segmenter calls: %d total", f.seg.calls.Load())
 	}
 }
+
+// hangGuard only keeps a broken wait from hanging the test binary; no
+// test asserts a duration against it.
+const hangGuard = 10 * time.Second
+
+// fakeTimers stands in for the timer that bounds WaitL1: it reports each
+// bound asked for on started and expires only when the test sends on fire.
+type fakeTimers struct {
+	started chan time.Duration
+	fire    chan time.Time
+}
+
+func newFakeTimers() *fakeTimers {
+	return &fakeTimers{started: make(chan time.Duration, 16), fire: make(chan time.Time)}
+}
+
+func (f *fakeTimers) after(d time.Duration) (<-chan time.Time, func() bool) {
+	f.started <- d
+	return f.fire, func() bool { return true }
+}
+
+// bound returns the next bound a wait asked for.
+func (f *fakeTimers) bound(t *testing.T) time.Duration {
+	t.Helper()
+	select {
+	case d := <-f.started:
+		return d
+	case <-time.After(hangGuard):
+		t.Fatal("no wait started its timer")
+		return 0
+	}
+}
+
+// expire fires the timer of a wait that is blocked on it.
+func (f *fakeTimers) expire(t *testing.T) {
+	t.Helper()
+	select {
+	case f.fire <- time.Now():
+	case <-time.After(hangGuard):
+		t.Fatal("no wait is blocked on its timer")
+	}
+}
+
+// WaitL1 waits exactly its bound, no longer: with the segmenter stuck it
+// starts a timer of d and gives up (false) when that timer expires.
+func TestWaitL1GivesUpAtItsBound(t *testing.T) {
+	timers := newFakeTimers()
+	seg := &fakeSegmenter{gate: make(chan struct{})}
+	eng := meetingctx.NewEngine(meetingctx.EngineDeps{Segmenter: seg, Summarizer: &fakeSummarizer{},
+		Embedder: &fakeEmbedder{}, Store: &memStore{}, After: timers.after})
+	t.Cleanup(func() {
+		close(seg.gate)
+		eng.Close(5 * time.Second)
+	})
+	m := meetingctx.New("t", "m", meetingctx.Config{}, eng)
+	if _, err := m.Apply(meetingTurns("m", 0, 30, func(int) bool { return false })); err != nil {
+		t.Fatal(err)
+	}
+	const d = 1500 * time.Millisecond
+	done := make(chan bool, 1)
+	go func() { done <- m.WaitL1(context.Background(), d) }()
+	if got := timers.bound(t); got != d {
+		t.Fatalf("WaitL1(%s) started a timer of %s", d, got)
+	}
+	timers.expire(t)
+	select {
+	case caughtUp := <-done:
+		if caughtUp {
+			t.Fatal("WaitL1 reported L1 caught up while the segmenter is blocked")
+		}
+	case <-time.After(hangGuard):
+		t.Fatal("WaitL1 still waiting after its timer expired")
+	}
+	if s := m.Snapshot(); len(s.Pending) != 30 || !s.L1Busy {
+		t.Fatalf("pending %d busy %v", len(s.Pending), s.L1Busy)
+	}
+}

@@ -63,8 +63,12 @@ func (m *Manager) Retire() {
 // reports whether L1 caught up; either way the caller's snapshot has every
 // turn, the unsegmented ones in Pending.
 func (m *Manager) WaitL1(ctx context.Context, d time.Duration) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
+	after := newTimer
+	if m.eng != nil {
+		after = m.eng.deps.After
+	}
+	expired, stop := after(d)
+	defer stop()
 	for {
 		m.mu.Lock()
 		idle := !m.running && !m.workDueLocked()
@@ -78,7 +82,7 @@ func (m *Manager) WaitL1(ctx context.Context, d time.Duration) bool {
 		}
 		select {
 		case <-ch:
-		case <-timer.C:
+		case <-expired:
 			return false
 		case <-ctx.Done():
 			return false

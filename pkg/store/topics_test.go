@@ -88,7 +88,44 @@ func TestTopicsPgvector(t *testing.T) {
 		t.Fatalf("a failed EnableVectors changed the mode to %q", got)
 	}
 
+	t.Run("the HNSW index exists and serves the tenant query", func(t *testing.T) {
+		hnswIndexServesTenantSearch(t, s)
+	})
+
 	runTopicContract(t, func(*testing.T) *store.Store { return s })
+}
+
+// hnswIndexServesTenantSearch checks that EnableVectors built the HNSW
+// cosine index and that the tenant-wide nearest-neighbour query can use
+// it: without it, every search scans and sorts all the tenant's topics.
+func hnswIndexServesTenantSearch(t *testing.T, s *store.Store) {
+	ctx := context.Background()
+	const index = "topics_embedding_hnsw"
+	def, err := s.TopicIndexDef(ctx, index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(def, "USING hnsw (embedding_vec vector_cosine_ops)") {
+		t.Fatalf("index %s: %q, want an HNSW index on embedding_vec with vector_cosine_ops", index, def)
+	}
+	rng := mrand.New(mrand.NewPCG(7, 8))
+	for range 2 { // this tenant and another
+		tn, m := topicMeeting(t, s)
+		rows := make([]store.TopicRow, 20)
+		for i := range rows {
+			rows[i] = topic(i, fmt.Sprint("topic ", i), randVec(rng))
+		}
+		if err := s.ReplaceTopics(ctx, tn, m, rows); err != nil {
+			t.Fatal(err)
+		}
+		plan, err := s.ExplainTenantTopicSearch(ctx, tn, randVec(rng), 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(plan, func(l string) bool { return strings.Contains(l, "Index Scan using "+index) }) {
+			t.Fatalf("the tenant's nearest-neighbour query does not use %s:\n%s", index, strings.Join(plan, "\n"))
+		}
+	}
 }
 
 // runTopicContract is the behaviour every vector backend of the topics

@@ -253,9 +253,7 @@ func checkVector(v []float32, dim int) error {
 // filters do not starve the result.
 func (s *Store) searchPgvector(ctx context.Context, vc vectorConfig, tenantID, meetingID string, query []float32, k int) ([]ScoredTopic, error) {
 	args := []any{pgvector.NewVector(query), tenantID, k}
-	where := `tenant_id = $2 AND embedding_vec IS NOT NULL`
 	if meetingID != "" {
-		where += ` AND meeting_id = $4`
 		args = append(args, meetingID)
 	}
 	var hits []ScoredTopic
@@ -264,15 +262,27 @@ func (s *Store) searchPgvector(ctx context.Context, vc vectorConfig, tenantID, m
 	if vc.iterativeScan {
 		b.Queue(`SELECT set_config('hnsw.iterative_scan', 'strict_order', true)`)
 	}
-	b.Queue(`SELECT `+topicColumns+`, 1 - (embedding_vec <=> $1::vector) AS score
-		FROM topics WHERE `+where+`
-		ORDER BY embedding_vec <=> $1::vector LIMIT $3`, args...).Query(func(rows pgx.Rows) error {
+	b.Queue(pgvectorQuery(meetingID != ""), args...).Query(func(rows pgx.Rows) error {
 		var err error
 		hits, err = pgx.CollectRows(rows, pgx.RowToStructByName[ScoredTopic])
 		return err
 	})
 	err := s.pool.SendBatch(ctx, b).Close()
 	return hits, err
+}
+
+// pgvectorQuery is searchPgvector's nearest-neighbour query: $1 the query
+// vector, $2 the tenant, $3 k and, when byMeeting, $4 the meeting. It
+// orders by the cosine distance operator itself, so the HNSW cosine index
+// can serve it.
+func pgvectorQuery(byMeeting bool) string {
+	where := `tenant_id = $2 AND embedding_vec IS NOT NULL`
+	if byMeeting {
+		where += ` AND meeting_id = $4`
+	}
+	return `SELECT ` + topicColumns + `, 1 - (embedding_vec <=> $1::vector) AS score
+		FROM topics WHERE ` + where + `
+		ORDER BY embedding_vec <=> $1::vector LIMIT $3`
 }
 
 // searchExact streams the candidates and keeps the best k by exact cosine

@@ -48,3 +48,23 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		}
 	}
 }
+
+// MITHUB_CTX_L1_WAIT sets the bound on waits for topics exactly.
+func TestL1WaitFromEnv(t *testing.T) {
+	tests := []struct {
+		give string
+		want time.Duration
+	}{
+		{"250ms", 250 * time.Millisecond},
+		{"3s", 3 * time.Second},
+	}
+	for _, tt := range tests {
+		c, err := config.FromMap(map[string]string{"MITHUB_CTX_L1_WAIT": tt.give})
+		if err != nil {
+			t.Fatalf("MITHUB_CTX_L1_WAIT=%s: %v", tt.give, err)
+		}
+		if got := c.Context.WithDefaults().L1Wait; got != tt.want {
+			t.Errorf("MITHUB_CTX_L1_WAIT=%s: L1 wait %s, want %s", tt.give, got, tt.want)
+		}
+	}
+}

@@ -3,20 +3,24 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
+	"github.com/mithub/mithub/services/agent-api/internal/config"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 )
 
@@ -27,6 +31,15 @@ type liveContext struct {
 		Turns  []meetingctx.Turn `json:"turns"`
 		Tokens int               `json:"tokens"`
 	} `json:"l0"`
+	L1 struct {
+		Cursor int                `json:"cursor"`
+		Topics []meetingctx.Topic `json:"topics"`
+		Waited *bool              `json:"waited"`
+	} `json:"l1"`
+	Pending struct {
+		Turns []meetingctx.Turn `json:"turns"`
+	} `json:"pending"`
+	Speakers []meetingctx.Speaker `json:"speakers"`
 	Counters struct {
 		Utterances int   `json:"utterances"`
 		Tokens     int64 `json:"tokens"`
@@ -111,24 +124,118 @@ func TestReplaySurvivesAgentAPIKill(t *testing.T) {
 		}
 	}
 
-	raw, err := client.ContextRaw(ctx, m.ID)
+	// Topics: the restarted process finishes segmenting, keeps the
+	// topics stored before the kill (same ids), and ends with the topics a
+	// process that never died builds from the whole transcript.
+	got := settledContext(t, base, "dev-key", m.ID)
+	stored, err := st.ListTopics(ctx, dev.ID, m.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got liveContext
-	if err := json.Unmarshal(raw, &got); err != nil {
-		t.Fatal(err)
+	if len(got.L1.Topics) == 0 || len(stored) != len(got.L1.Topics) {
+		t.Fatalf("context after restart has %d topics, %d stored", len(got.L1.Topics), len(stored))
 	}
-	full := meetingctx.New(dev.ID, m.ID, meetingctx.Config{}, nil)
-	if _, err := full.Apply(contexts.Turns(rows)); err != nil {
-		t.Fatal(err)
+	for i, tp := range got.L1.Topics {
+		if s := stored[i]; tp.ID != s.ID || tp.StartSeq != s.StartSeq || tp.EndSeq != s.EndSeq || tp.Title != s.Title {
+			t.Fatalf("topic %d: context has %s [%d,%d] %q, store has %s [%d,%d] %q",
+				i, tp.ID, tp.StartSeq, tp.EndSeq, tp.Title, s.ID, s.StartSeq, s.EndSeq, s.Title)
+		}
 	}
-	snap := full.Snapshot()
+
+	snap := fullBuild(t, apiEnv, dev.ID, m.ID, contexts.Turns(rows))
 	if got.Cursor != snap.Cursor || got.Counters.Tokens != snap.TotalTokens || got.Counters.Utterances != snap.Turns ||
 		got.L0.Tokens != snap.L0Tokens || !reflect.DeepEqual(got.L0.Turns, snap.L0) {
 		t.Fatalf("context after restart differs from the full-transcript build:\ngot  cursor %d tokens %d L0 %d turns\nwant cursor %d tokens %d L0 %d turns",
 			got.Cursor, got.Counters.Tokens, len(got.L0.Turns), snap.Cursor, snap.TotalTokens, len(snap.L0))
 	}
+	if !reflect.DeepEqual(got.Speakers, snap.Speakers) {
+		t.Fatalf("speakers after restart differ from the full-transcript build:\ngot  %+v\nwant %+v", got.Speakers, snap.Speakers)
+	}
+	if got.L1.Cursor != snap.L1Cursor || len(got.Pending.Turns) != len(snap.Pending) || len(got.L1.Topics) != len(snap.Topics) {
+		t.Fatalf("after restart: L1 cursor %d, %d pending, %d topics; full-transcript build: %d, %d, %d",
+			got.L1.Cursor, len(got.Pending.Turns), len(got.L1.Topics), snap.L1Cursor, len(snap.Pending), len(snap.Topics))
+	}
+	for i, tp := range got.L1.Topics {
+		if w := snap.Topics[i]; !sameTopic(tp, w) {
+			t.Fatalf("topic %d after restart differs from the full-transcript build:\ngot  [%d,%d] %q %q %v v%d\nwant [%d,%d] %q %q %v v%d",
+				i, tp.StartSeq, tp.EndSeq, tp.Title, tp.Summary, tp.Keywords, tp.Version,
+				w.StartSeq, w.EndSeq, w.Title, w.Summary, w.Keywords, w.Version)
+		}
+	}
+}
+
+// sameTopic compares what a topic says and covers; ids are random per
+// process.
+func sameTopic(a, b meetingctx.Topic) bool {
+	return a.Seq == b.Seq && a.StartSeq == b.StartSeq && a.EndSeq == b.EndSeq && a.StartMS == b.StartMS && a.EndMS == b.EndMS &&
+		a.Title == b.Title && a.Summary == b.Summary && slices.Equal(a.Keywords, b.Keywords) && a.Version == b.Version
+}
+
+// settledContext waits, one bounded server-side wait after another, until
+// agent-api has no topic work left for the meeting, and returns its
+// context.
+func settledContext(t *testing.T, base, key, meetingID string) liveContext {
+	t.Helper()
+	var got liveContext
+	waitFor(t, 2*time.Minute, func() bool {
+		req, err := http.NewRequest(http.MethodGet, base+"/v1/meetings/"+meetingID+"/context?wait=true", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+key)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		got = liveContext{}
+		if err := json.NewDecoder(resp.Body).Decode(&got); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("context: %d %v", resp.StatusCode, err)
+		}
+		return got.L1.Waited != nil && *got.L1.Waited
+	})
+	return got
+}
+
+// fullBuild is the context a process that never died builds from the
+// whole transcript: agent-api's context settings under env (added to this
+// process's environment, as start does) and its local providers.
+func fullBuild(t *testing.T, env []string, tenantID, meetingID string, turns []meetingctx.Turn) meetingctx.Snapshot {
+	t.Helper()
+	vars := map[string]string{}
+	for _, kv := range append(os.Environ(), env...) {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			vars[k] = v
+		}
+	}
+	cfg, err := config.FromMap(vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LLM.Provider != config.ProviderLocal || cfg.Embed.Provider != config.ProviderLocal {
+		t.Fatalf("agent-api runs with the %s model and %s embeddings; the full-transcript build has only the local ones",
+			cfg.LLM.Provider, cfg.Embed.Provider)
+	}
+	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
+		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(),
+		Embedder: local.NewEmbedder(cfg.Embed.Dim), Store: discardTopics{},
+	})
+	t.Cleanup(func() { _ = eng.Close(10 * time.Second) })
+	full := meetingctx.New(tenantID, meetingID, cfg.Context, eng)
+	if _, err := full.Apply(turns); err != nil {
+		t.Fatal(err)
+	}
+	if !full.WaitL1(context.Background(), 5*time.Minute) {
+		t.Fatal("the full-transcript build did not finish its topics within 5 minutes")
+	}
+	return full.Snapshot()
+}
+
+// discardTopics stores no topics.
+type discardTopics struct{}
+
+func (discardTopics) SaveTopics(context.Context, string, string, int, []meetingctx.Topic) error {
+	return nil
 }
 
 // waitFor polls cond until it holds or the timeout passes.

@@ -48,6 +48,8 @@ type harnessOpts struct {
 	// (default: discarded).
 	streams httpapi.StreamLimits
 	logOut  io.Writer
+	// searcher serves /v1/search (default: the store).
+	searcher httpapi.TopicSearcher
 }
 
 // askService is the ask path as agent-api wires it.
@@ -92,11 +94,14 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		o.logOut = io.Discard
 	}
 	svc := askService(t, st, cache, counter, o)
+	if o.searcher == nil {
+		o.searcher = st
+	}
 	app := httpapi.New(httpapi.Deps{
 		Log: slog.New(slog.NewTextHandler(o.logOut, nil)), Streams: o.streams,
 		Store: st, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
 		BodyLimit: o.bodyLimit, L1Wait: o.l1Wait,
-		Engine: eng, Searcher: st, SearchThreshold: 0.3,
+		Engine: eng, Searcher: o.searcher, SearchThreshold: 0.3,
 		Ready: map[string]health.Check{"postgres": st.Ping},
 		Ask:   svc,
 		PRs:   st, Queue: testQueue(t),
