@@ -65,7 +65,7 @@ test-mcp: dev-up build ## drive `mithubctl mcp` with the official MCP TypeScript
 test-console: dev-up build ## the web console in Debian's Chromium (playwright-core from npm): replay, topics, ask, citations, PR; screenshots in test-output/console/
 	bash scripts/test-console.sh
 
-eval: dev-up build ## QMSum val through the API: segmentation (Pk, WindowDiff, boundary F1) and turn search (recall@5/10/20, MRR) beside baselines; Markdown + tmp/eval.json
+eval: dev-up build ## QMSum val through the API: segmentation (Pk, WindowDiff, boundary F1), turn search (recall@5/10/20, MRR) and answers (ROUGE-1/2/L F1, citing the span) beside baselines; Markdown + tmp/eval.json
 	bash scripts/eval.sh
 
 train-retrieval: ## rebuild pkg/meetingctx/turnweights.json (turn search fusion weights) from QMSum train, deterministically
