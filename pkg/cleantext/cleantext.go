@@ -33,19 +33,12 @@ import (
 )
 
 var (
-	markerRE = regexp.MustCompile(`\{[^{}]{0,40}\}|<[a-zA-Z_ ]{1,40}>`)
-	// Tokenised clitics and punctuation: "it 's", "do n't", "word ,".
-	cliticRE = regexp.MustCompile(`(\S) ('(?:s|re|ve|ll|d|m|S|RE|VE|LL|D|M)|n't|N'T)\b`)
-	punctRE  = regexp.MustCompile(`\s+([,.?!;:])`)
-	hyphenRE = regexp.MustCompile(`(\pL) - (\pL)`)
-	spaceRE  = regexp.MustCompile(`\s+`)
 	commasRE = regexp.MustCompile(`,(\s*,)+`)
 	// A comma or semicolon right before a sentence end, or leading.
 	commaEndRE   = regexp.MustCompile(`[,;:]\s*([.?!])`)
 	leadCommaRE  = regexp.MustCompile(`^[\s,;:.]+`)
 	emptySentRE  = regexp.MustCompile(`([.?!])\s*[,;:]\s*`)
 	doubleStopRE = regexp.MustCompile(`\.(\s*\.)+`)
-	quoteRE      = regexp.MustCompile(`" ([^"]*?) "`)
 )
 
 var fillers = map[string]bool{
@@ -102,12 +95,7 @@ func trailing(s string) string {
 
 // Clean returns text made readable (see the package documentation).
 func Clean(text string) string {
-	text = markerRE.ReplaceAllString(text, " ")
-	text = cliticRE.ReplaceAllString(text, "$1$2")
-	text = hyphenRE.ReplaceAllString(text, "$1-$2")
-	text = punctRE.ReplaceAllString(text, "$1")
-	text = quoteRE.ReplaceAllString(text, `"$1"`)
-	fields := strings.Fields(text)
+	fields := joinPieces(strings.Fields(removeMarkers(text)))
 	toks := make([]token, 0, len(fields))
 	for _, f := range fields {
 		toks = append(toks, token{text: f, core: coreOf(f)})
@@ -189,13 +177,128 @@ func repeated(a, b []token) bool {
 	return !endsSentence(a[len(a)-1].text)
 }
 
+// removeMarkers replaces annotation markers ({...} of at most 40 bytes,
+// <letters>) with spaces.
+func removeMarkers(s string) string {
+	if !strings.ContainsAny(s, "{<") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '{' || c == '<' {
+			closer := byte('}')
+			if c == '<' {
+				closer = '>'
+			}
+			if j := strings.IndexByte(s[i+1:min(len(s), i+42)], closer); j >= 0 && marker(s[i+1:i+1+j], c == '<') {
+				b.WriteByte(' ')
+				i += j + 1
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func marker(inner string, angle bool) bool {
+	if angle && inner == "" {
+		return false
+	}
+	for i := 0; i < len(inner); i++ {
+		c := inner[i]
+		if c == '{' || c == '<' || angle && !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == ' ') {
+			return false
+		}
+	}
+	return true
+}
+
+var clitics = map[string]bool{"'s": true, "'re": true, "'ve": true, "'ll": true, "'d": true, "'m": true, "n't": true}
+
+// joinPieces undoes the spacing of tokenised transcripts: clitics and
+// punctuation join the word before ("it 's" → "it's", "word ," →
+// "word,"), "a - b" becomes "a-b", and a quote mark joins the quoted
+// words.
+func joinPieces(fs []string) []string {
+	out := fs[:0:0]
+	open := false
+	for i := 0; i < len(fs); i++ {
+		f := fs[i]
+		n := len(out)
+		switch {
+		case n > 0 && clitics[strings.ToLower(f)]:
+			out[n-1] += f
+		case n > 0 && onlyPunct(f) && f != "-" && f != `"`:
+			out[n-1] += f
+		case f == "-" && n > 0 && i+1 < len(fs) && endsLetter(out[n-1]) && startsLetter(fs[i+1]):
+			out[n-1] += "-" + fs[i+1]
+			i++
+		case f == `"` && !open && i+1 < len(fs):
+			open = true
+			fs[i+1] = `"` + fs[i+1]
+		case f == `"` && open && n > 0:
+			open = false
+			out[n-1] += `"`
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func onlyPunct(s string) bool {
+	for _, r := range s {
+		if !unicode.IsPunct(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func endsLetter(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsLetter(r)
+}
+
+func startsLetter(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLetter(r)
+}
+
+// punctRun reports whether two of , ; : . ? ! follow one another, with
+// at most spaces between (what tidy's rewrites look for).
+func punctRun(s string) bool {
+	last := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case ',', ';', ':', '.', '?', '!':
+			if last != 0 && (c == ',' || c == ';' || c == ':' || c == '.' || last == ',' || last == ';' || last == ':') {
+				return true
+			}
+			last = c
+		case ' ':
+		default:
+			last = 0
+		}
+	}
+	return false
+}
+
 func tidy(s string) string {
-	s = commasRE.ReplaceAllString(s, ",")
-	s = commaEndRE.ReplaceAllString(s, "$1")
-	s = emptySentRE.ReplaceAllString(s, "$1 ")
-	s = doubleStopRE.ReplaceAllString(s, ".")
-	s = leadCommaRE.ReplaceAllString(s, "")
-	s = strings.TrimSpace(spaceRE.ReplaceAllString(s, " "))
+	if punctRun(s) {
+		s = commasRE.ReplaceAllString(s, ",")
+		s = commaEndRE.ReplaceAllString(s, "$1")
+		s = emptySentRE.ReplaceAllString(s, "$1 ")
+		s = doubleStopRE.ReplaceAllString(s, ".")
+	}
+	if s != "" && strings.ContainsRune(",;:. \t", rune(s[0])) {
+		s = leadCommaRE.ReplaceAllString(s, "")
+	}
+	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimRight(s, ",;: ")
 	return capitalise(s)
 }

@@ -39,8 +39,8 @@ import (
 const (
 	searchHits  = 40
 	recentTurns = 25
-	// candTurns is AnswerModel.Turns during training.
-	candTurns = 20
+	// DefaultTurns is AnswerModel.Turns unless Options.Turns says otherwise.
+	DefaultTurns = 20
 )
 
 // Query is one specific query's context and candidates.
@@ -59,6 +59,8 @@ type Options struct {
 	Limit int
 	// Steps of gradient descent (default 3000).
 	Steps int
+	// Turns is the model's candidate turns (default DefaultTurns).
+	Turns int
 	// Progress gets one line per meeting and per tuning step (nil: none).
 	Progress io.Writer
 }
@@ -78,7 +80,7 @@ func Load(dir string, o Options) ([]Query, error) {
 		files = files[:o.Limit]
 	}
 	base := ask.DefaultAnswerModel
-	base.Turns = candTurns
+	base.Turns = o.turns()
 	var out []Query
 	for _, f := range files {
 		m, err := qmsum.Load(f)
@@ -267,7 +269,7 @@ func Train(qs []Query, o Options) ask.AnswerModel {
 		steps = 3000
 	}
 	w, b := Fit(qs, steps)
-	m := ask.AnswerModel{Features: ask.FeatureNames[:], Weights: make([]float64, ask.NumFeatures), Bias: round(b), Turns: candTurns}
+	m := ask.AnswerModel{Features: ask.FeatureNames[:], Weights: make([]float64, ask.NumFeatures), Bias: round(b), Turns: o.turns()}
 	for k := range w {
 		m.Weights[k] = round(w[k])
 	}
@@ -300,6 +302,13 @@ func Train(qs []Query, o Options) ask.AnswerModel {
 		}
 	}
 	return m
+}
+
+func (o Options) turns() int {
+	if o.Turns > 0 {
+		return o.Turns
+	}
+	return DefaultTurns
 }
 
 func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }

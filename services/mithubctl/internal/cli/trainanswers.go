@@ -19,7 +19,7 @@ func trainAnswersCommand() command {
 	return command{
 		name:    "train-answers",
 		summary: "learn the local provider's extractive answer model from QMSum specific queries (no services)",
-		usage:   "mithubctl train-answers DIR [--out pkg/ask/answermodel.json] [--limit N] [--steps 3000]",
+		usage:   "mithubctl train-answers DIR [--out pkg/ask/answermodel.json] [--limit N] [--steps 3000] [--turns 20]",
 		flags: func() *flag.FlagSet {
 			var c trainAnswersConfig
 			return trainAnswersFlags(&c)
@@ -33,6 +33,7 @@ func trainAnswersFlags(c *trainAnswersConfig) *flag.FlagSet {
 	fs.StringVar(&c.Out, "out", "", "write the model here (default: standard output)")
 	fs.IntVar(&c.Opts.Limit, "limit", 0, "read at most N meetings (0: all)")
 	fs.IntVar(&c.Opts.Steps, "steps", 3000, "gradient descent steps")
+	fs.IntVar(&c.Opts.Turns, "turns", answertrain.DefaultTurns, "candidate turns per answer")
 	return fs
 }
 
@@ -48,8 +49,8 @@ func runTrainAnswers(_ context.Context, e *env, args []string) error {
 	if err := parseFlags(trainAnswersFlags(&c), args[1:]); err != nil {
 		return err
 	}
-	if c.Opts.Limit < 0 || c.Opts.Steps < 1 {
-		return usageErrorf("train-answers", "--limit >= 0, --steps >= 1")
+	if c.Opts.Limit < 0 || c.Opts.Steps < 1 || c.Opts.Turns < 1 || c.Opts.Turns > 100 {
+		return usageErrorf("train-answers", "--limit >= 0, --steps >= 1, --turns 1..100")
 	}
 	c.Opts.Progress = e.stderr
 	qs, err := answertrain.Load(c.Dir, c.Opts)
