@@ -210,6 +210,9 @@ type Indexed struct {
 	// sig has bit termBit(w) set for every term w: a clear bit proves a
 	// term absent without searching Terms.
 	sig termSig
+	// sents are the turn's cleaned sentences, computed once, by the first
+	// extractive answer that reads them.
+	sents *turnSentences
 }
 
 // termSig is a 128-bit Bloom signature of a set of terms.
@@ -231,7 +234,7 @@ func Index(turns []meetingctx.Turn) []Indexed {
 	for i, t := range turns {
 		buf = textutil.Terms(buf[:0], t.Text)
 		slices.Sort(buf)
-		d := Indexed{Turn: t, Words: wordCount(t.Text)}
+		d := Indexed{Turn: t, Words: wordCount(t.Text), sents: &turnSentences{}}
 		for j, w := range buf {
 			if j > 0 && w == buf[j-1] {
 				d.Freqs[len(d.Freqs)-1]++

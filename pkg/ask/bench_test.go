@@ -64,7 +64,9 @@ func BenchmarkScore(b *testing.B) {
 
 // BenchmarkExtractive answers one QMSum query extractively from the
 // context an ask builds at the end of the meeting: the 40 best turns of
-// turn search and the 25 latest turns.
+// turn search and the 25 latest turns. "cold" cleans every candidate turn
+// (a context without indexed turns); "cached" is the ask path, whose
+// indexed turns keep their cleaned sentences between asks.
 func BenchmarkExtractive(b *testing.B) {
 	dir, err := qmsum.DataDir()
 	if err != nil {
@@ -81,8 +83,12 @@ func BenchmarkExtractive(b *testing.B) {
 	q := m.SpecificQueries[0].Query
 	hits := meetingctx.RankTurns(meetingctx.TurnQuery{Query: q, Turns: turns}, meetingctx.DefaultTurnWeights, 40)
 	rank := map[int]int{}
+	st := ask.SearchedTopic{Index: ask.NewTurnIndex(turns[:len(turns)-25])}
 	for i, h := range hits {
 		rank[h.Seq] = i + 1
+		if h.Seq < len(turns)-25 {
+			st.Order, st.Ranks = append(st.Order, h.Seq), append(st.Ranks, i+1)
+		}
 	}
 	var ps []*meetingctx.Turn
 	var ranks []int
@@ -91,11 +97,26 @@ func BenchmarkExtractive(b *testing.B) {
 			ps, ranks = append(ps, &turns[i]), append(ranks, r)
 		}
 	}
-	c := ask.NewContext(ps, ranks)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := (ask.Extractive{}).Answer(context.Background(), c, ask.CallAnswer, q, func(string) error { return nil }); err != nil {
-			b.Fatal(err)
-		}
+	counter, err := tokens.ForEncoding(tokens.CL100K)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cached, err := ask.Build(ask.Input{Call: ask.CallAnswer, Question: q, Searched: []ask.SearchedTopic{st},
+		Recent: turns[len(turns)-25:], Counter: counter, Budget: 100_000, TurnsOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ctx  ask.Context
+	}{{"cold", ask.NewContext(ps, ranks)}, {"cached", cached}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := (ask.Extractive{}).Answer(context.Background(), c.ctx, ask.CallAnswer, q, func(string) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

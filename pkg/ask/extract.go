@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/mithub/mithub/pkg/cleantext"
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -191,6 +192,62 @@ func stemmedTerms(s string) []string {
 	return slices.Compact(ts)
 }
 
+// turnSentences are a turn's cleaned sentences and what the answerer
+// needs of them that does not depend on the query, computed once per
+// indexed turn (the ask topic cache keeps them between asks).
+type turnSentences struct {
+	once                 sync.Once
+	sents                []cleanSentence
+	rawWords, cleanWords int
+}
+
+type cleanSentence struct {
+	text  string
+	words int
+	// terms are its distinct stemmed terms, sorted; freqs[i] counts
+	// terms[i].
+	terms []string
+	freqs []int32
+}
+
+// sentencesOf returns the cleaned sentences of a turn, from cache when
+// cache is not nil.
+func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
+	if cache == nil {
+		cache = &turnSentences{}
+	}
+	cache.once.Do(func() {
+		clean := cleantext.Clean(t.Text)
+		cache.rawWords, cache.cleanWords = wordCount(t.Text), wordCount(clean)
+		for _, s := range cleantext.Sentences(clean) {
+			for _, piece := range splitLong(s) {
+				w := wordCount(piece)
+				if w < minSentenceWords {
+					continue
+				}
+				ts := textutil.Terms(nil, piece)
+				for i, x := range ts {
+					if len(x) > 3 && x[0] < 0x80 {
+						ts[i] = rouge.Stem(x)
+					}
+				}
+				slices.Sort(ts)
+				cs := cleanSentence{text: piece, words: w}
+				for i, x := range ts {
+					if i > 0 && x == ts[i-1] {
+						cs.freqs[len(cs.freqs)-1]++
+						continue
+					}
+					cs.terms = append(cs.terms, x)
+					cs.freqs = append(cs.freqs, 1)
+				}
+				cache.sents = append(cache.sents, cs)
+			}
+		}
+	})
+	return cache
+}
+
 // maxSentenceWords: a longer sentence is cut at commas into pieces of at
 // least minPieceWords words.
 const (
@@ -299,38 +356,27 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 		if cnt > 0 {
 			near /= float64(cnt)
 		}
-		raw := wordCount(t.Text)
-		clean := cleantext.Clean(t.Text)
-		cw := wordCount(clean)
-		var sents []string
-		for _, s := range cleantext.Sentences(clean) {
-			sents = append(sents, splitLong(s)...)
+		var cache *turnSentences
+		if i < len(c.index) && c.index[i] != nil {
+			cache = c.index[i].sents
 		}
+		ts := sentencesOf(t, cache)
+		raw, cw := ts.rawWords, ts.cleanWords
 		named := 0.0
 		if speakerMatches(t, strings.ToLower(query)) || who != "" && speakerMatches(t, who) {
 			named = 1
 		}
-		for p, s := range sents {
-			w := wordCount(s)
-			if w < minSentenceWords {
-				continue
-			}
-			sen := Sentence{Turn: i, Pos: p, Text: s, Words: w, terms: stemmedTerms(s)}
+		for p, cs := range ts.sents {
+			w := cs.words
+			sen := Sentence{Turn: i, Pos: p, Text: cs.text, Words: w, terms: cs.terms}
 			f := &sen.F
 			f[FTurnRR], f[FTurnBM25], f[FNearBM25] = rr[i], bm[i], near
 			if len(qterms) > 0 {
 				hits, cover := 0, 0
 				for _, q := range qterms {
-					if _, ok := slices.BinarySearch(sen.terms, q); ok {
+					if k, ok := slices.BinarySearch(cs.terms, q); ok {
 						cover++
-					}
-				}
-				for _, w := range textutil.Terms(nil, s) {
-					if len(w) > 3 && w[0] < 0x80 {
-						w = rouge.Stem(w)
-					}
-					if _, ok := slices.BinarySearch(qterms, w); ok {
-						hits++
+						hits += int(cs.freqs[k])
 					}
 				}
 				f[FCover] = float64(cover) / float64(len(qterms))
@@ -340,11 +386,11 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			if w < 6 {
 				f[FShort] = 1
 			}
-			if strings.HasSuffix(s, "?") {
+			if strings.HasSuffix(cs.text, "?") {
 				f[FQuestion] = 1
 			}
-			if len(sents) > 1 {
-				f[FPosition] = float64(p) / float64(len(sents)-1)
+			if len(ts.sents) > 1 {
+				f[FPosition] = float64(p) / float64(len(ts.sents)-1)
 			}
 			f[FTurnLength] = min(1, math.Log1p(float64(raw))/math.Log(201))
 			if raw > 0 {
