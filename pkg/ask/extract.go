@@ -175,8 +175,24 @@ func speakerMatches(t *meetingctx.Turn, who string) bool {
 		if n != "" && (n == who || strings.Contains(who, n) || len(who) >= 3 && strings.Contains(n, who)) {
 			return true
 		}
+		// "C" for "Professor C", "Grad E".
+		if f := strings.Fields(n); len(f) > 1 && f[len(f)-1] == who {
+			return true
+		}
 	}
 	return false
+}
+
+// questionWords are how a question is asked, not what it is about,
+// stemmed: the sentence features leave them out of the query's terms
+// ("And I think that's about it" does not answer "What did C think
+// about ...").
+var questionWords = map[string]bool{
+	"think": true, "thought": true, "discuss": true, "summar": true, "summari": true, "say": true, "said": true,
+	"talk": true, "mention": true, "opinion": true, "view": true, "group": true, "meet": true, "decid": true,
+	"decis": true, "explain": true, "suggest": true, "propos": true, "reason": true, "feel": true,
+	"agre": true, "conclus": true, "conclud": true, "consid": true, "idea": true,
+	"논의": true, "요약": true, "생각": true, "의견": true, "회의": true,
 }
 
 // stemmedTerms returns the distinct search terms of s, English ones
@@ -343,6 +359,9 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 		bySeq[t.Seq] = bm[i]
 	}
 	qterms := stemmedTerms(query)
+	if kept := slices.DeleteFunc(slices.Clone(qterms), func(t string) bool { return questionWords[t] }); len(kept) > 0 {
+		qterms = kept
+	}
 	var out []Sentence
 	for _, i := range idx {
 		t := c.Turns[i]

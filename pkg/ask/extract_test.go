@@ -134,6 +134,16 @@ func TestExtractiveSpeakerFilter(t *testing.T) {
 	if got := citedSeqs(ans); !slices.Contains(got, 1) {
 		t.Fatalf("without a speaker, Lee's turn should be cited too: %v", got)
 	}
+	// QMSum asks about "C" for the speaker "Professor C".
+	turns = fixture([][2]string{
+		{"Grad A", "The recording equipment needs new wireless microphones."},
+		{"Professor C", "I think the recording equipment should wait until the budget is clear."},
+	})
+	c = ask.NewContext(ptrs(turns), []int{1, 2})
+	ans, _ = collect(t, ask.Extractive{MinWords: 40, MaxWords: 90}, c, ask.CallAnswer, "What did C think about the recording equipment?")
+	if got := citedSeqs(ans); !slices.Equal(got, []int{1}) {
+		t.Fatalf("cited %v, want Professor C's turn [1]:\n%s", got, ans.Text)
+	}
 }
 
 func TestAnswerModelTargetAndParse(t *testing.T) {
