@@ -90,32 +90,34 @@ func (e Extractive) Answer(_ context.Context, c Context, call Call, query string
 	}
 	minW, maxW := e.Bounds()
 	korean := hasHangul(query)
-	var intro string
-	var points []Point
-	switch call {
-	case CallCatchUp, CallSummary, CallPR:
+	summary := call == CallCatchUp || call == CallSummary || call == CallPR
+	if summary {
 		korean = korean || contextKorean(c)
-		points = m.Extract(c, "", minW, maxW)
+	}
+	// The lead line goes out first, before the extraction: the asker
+	// sees the answer start at once. The rest goes out as one piece,
+	// which costs the stream one more write instead of one per line.
+	intro := pick(korean, "회의 기록에서 발췌한 문장입니다 (local 제공자, 생성된 답이 아님):",
+		"Extracted from the transcript (local provider: quoted sentences, not generated):")
+	if summary {
 		intro = pick(korean, "놓친 부분의 주요 발언을 회의 기록에서 발췌했습니다 (local 제공자, 생성된 답이 아님):",
-			"Extracted from the transcript: what was said (local provider, quoted, not generated):")
-	default:
+			"Extracted from the transcript: what was said (local provider: quoted sentences, not generated):")
+	}
+	if err := onToken(intro + "\n"); err != nil {
+		return Answer{}, err
+	}
+	var points []Point
+	if summary {
+		points = m.Extract(c, "", minW, maxW)
+	} else {
 		points = m.Extract(c, query, minW, maxW)
-		intro = pick(korean, "회의 기록에서 질문과 관련된 문장을 발췌했습니다 (local 제공자, 생성된 답이 아님):",
-			"Extracted from the transcript: the sentences that best answer the question (local provider, quoted, not generated):")
 	}
-	if len(points) == 0 {
-		text := pick(korean, "지금까지의 회의 기록에서 이 질문에 대한 내용을 찾지 못했습니다.",
-			"I could not find anything about this in the meeting so far.")
-		if err := onToken(text); err != nil {
-			return Answer{}, err
-		}
-		return Answer{Text: text, Citations: []Citation{}, Provider: "local", Warnings: []string{}}, nil
-	}
-	// The whole answer exists at once: it goes out as one piece, which
-	// costs the stream one write instead of one per line.
 	ans := Answer{Provider: "local", Warnings: []string{}, Citations: []Citation{}}
 	var sb strings.Builder
-	sb.WriteString(intro + "\n")
+	if len(points) == 0 {
+		sb.WriteString(pick(korean, "지금까지의 회의 기록에서 이 질문에 대한 내용을 찾지 못했습니다.",
+			"I could not find anything about this in the meeting so far.") + "\n")
+	}
 	var low []string
 	cited := map[int]bool{}
 	for _, p := range points {
@@ -139,7 +141,7 @@ func (e Extractive) Answer(_ context.Context, c Context, call Call, query string
 		ans.Warnings = append(ans.Warnings, w)
 		sb.WriteString("⚠ " + w + "\n")
 	}
-	ans.Text = strings.TrimRight(sb.String(), "\n")
+	ans.Text = strings.TrimRight(intro+"\n"+sb.String(), "\n")
 	if err := onToken(sb.String()); err != nil {
 		return Answer{}, err
 	}
