@@ -226,11 +226,30 @@ type cleanSentence struct {
 	freqs []int32
 }
 
-// sentencesOf returns the cleaned sentences of a turn, from cache when
-// cache is not nil.
+// textSentences keeps the cleaned sentences of turns that are not
+// indexed (the latest and pending turns, copied afresh for every ask), by
+// text; it starts afresh when it holds maxTextSentences texts.
+var textSentences = struct {
+	sync.Mutex
+	m map[string]*turnSentences
+}{m: map[string]*turnSentences{}}
+
+const maxTextSentences = 1 << 13
+
+// sentencesOf returns the cleaned sentences of a turn: from cache when it
+// is not nil, else from textSentences.
 func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
 	if cache == nil {
-		cache = &turnSentences{}
+		textSentences.Lock()
+		cache = textSentences.m[t.Text]
+		if cache == nil {
+			if len(textSentences.m) >= maxTextSentences {
+				clear(textSentences.m)
+			}
+			cache = &turnSentences{}
+			textSentences.m[t.Text] = cache
+		}
+		textSentences.Unlock()
 	}
 	cache.once.Do(func() {
 		clean := cleantext.Clean(t.Text)
