@@ -6,7 +6,7 @@ GO ?= go
 MODULES := github.com/mithub/mithub/...
 SERVICES := agent-api realtime-worker pr-worker mithubctl
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval eval-pr security-check soak chaos fuzz vuln clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval train-answers eval-pr security-check soak chaos fuzz vuln clean help
 
 all: build
 
@@ -72,12 +72,15 @@ test-mcp: dev-up build ## drive `mithubctl mcp` with the official MCP TypeScript
 test-console: dev-up build ## the web console in Debian's Chromium (playwright-core from npm): replay, topics, ask, citations, PR; screenshots in test-output/console/
 	bash scripts/test-console.sh
 
-eval: dev-up build ## QMSum val through the API: segmentation (Pk, WindowDiff, boundary F1) and turn search (recall@5/10/20, MRR) beside baselines; Markdown + tmp/eval.json
+eval: dev-up build ## QMSum val through the API: segmentation (Pk, WindowDiff, boundary F1), turn search (recall@5/10/20, MRR) and answers (ROUGE-1/2/L F1, citing the span) beside baselines; Markdown + tmp/eval.json
 	bash scripts/eval.sh
 
 train-retrieval: ## rebuild pkg/meetingctx/turnweights.json (turn search fusion weights) from QMSum train, deterministically
 	$(call need_qmsum,train)
 	$(GO) run ./services/mithubctl/cmd/mithubctl train-retrieval "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/meetingctx/turnweights.json
+
+train-answers: ## rebuild pkg/ask/answermodel.json (the local provider's extractive answer model) from QMSum train, deterministically
+	$(GO) run ./services/mithubctl/cmd/mithubctl train-answers "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/ask/answermodel.json
 
 eval-pr: build ## PR agenda vs QMSum annotated topics (keyword overlap), 5 val meetings, local provider
 	$(call need_qmsum,val)

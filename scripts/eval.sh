@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Scores topic segmentation and turn search on QMSum beside baselines
+# Scores topic segmentation, turn search and answers (ROUGE-1/2/L F1
+# against the reference answers) on QMSum beside baselines
 # (Markdown on stdout, JSON in tmp/eval.json): starts agent-api on a
 # fresh database with the configured provider (local by default) and runs
 # `mithubctl eval` over a split.

@@ -32,13 +32,30 @@ type Answerer interface {
 	Answer(ctx context.Context, c Context, call Call, query string, onToken func(string) error) (Answer, error)
 }
 
-// Extractive answers without a model: it quotes the turns of the context
-// that best match the query (BM25 over the context's turns), with
-// citations, and says that it is an extractive answer.
+// Extractive answers without a generative model: it extracts the
+// sentences of the context's turns that best answer the query, cleaned
+// for reading (cleantext: no transcription markers, fillers, false
+// starts or repetitions; the stored turns stay verbatim), ranked by the
+// learned AnswerModel over turn search and sentence features, with MMR
+// against redundancy, to a length that suits the question, in meeting
+// order. The answer says that it is extracted, and every point cites its
+// turn [n] (n is the context line number, as with a model's answer).
+// Catch-up, summary and PR calls extract from the context's turns (the
+// period's, for catch-up) without a query.
 type Extractive struct {
-	// Quotes is the number of turns quoted; default 3.
-	Quotes int
+	// MinWords and MaxWords bound the answer's length in words (defaults
+	// DefaultMinWords and DefaultMaxWords); within them the model picks a
+	// target for the kind of question.
+	MinWords, MaxWords int
+	// Model ranks the sentences (nil: DefaultAnswerModel).
+	Model *AnswerModel
 }
+
+// Default bounds of an extractive answer's length, in words.
+const (
+	DefaultMinWords = 40
+	DefaultMaxWords = 90
+)
 
 // ReadsPrompt is false: the extractive answerer reads only the context's
 // numbered turns.
@@ -53,52 +70,68 @@ func ReadsPrompt(a Answerer) bool {
 	return true
 }
 
+// Bounds returns the answer length bounds with defaults filled in.
+func (e Extractive) Bounds() (minWords, maxWords int) {
+	minWords, maxWords = e.MinWords, e.MaxWords
+	if minWords <= 0 {
+		minWords = DefaultMinWords
+	}
+	if maxWords <= 0 {
+		maxWords = max(DefaultMaxWords, minWords)
+	}
+	return min(minWords, maxWords), maxWords
+}
+
 // Answer implements Answerer.
 func (e Extractive) Answer(_ context.Context, c Context, call Call, query string, onToken func(string) error) (Answer, error) {
-	k := e.Quotes
-	if k <= 0 {
-		k = 3
+	m := DefaultAnswerModel
+	if e.Model != nil {
+		m = *e.Model
 	}
+	minW, maxW := e.Bounds()
 	korean := hasHangul(query)
-	var picked []int
-	var intro string
-	switch call {
-	case CallCatchUp, CallSummary, CallPR:
-		picked = lastSubstantive(c, k+2)
-		intro = pick(korean, "놓친 부분의 주요 발언입니다 (local 제공자: 발췌 요약, 생성된 답이 아님):",
-			"Here is what was said (local provider: extractive, quoted from the transcript, not generated):")
-	default:
-		picked = bestTurns(c, query, k)
-		intro = pick(korean, "회의 기록에서 질문과 가장 관련 있는 발언입니다 (local 제공자: 발췌, 생성된 답이 아님):",
-			"The turns of the meeting that best match the question (local provider: extractive, quoted, not generated):")
+	summary := call == CallCatchUp || call == CallSummary || call == CallPR
+	if summary {
+		korean = korean || contextKorean(c)
 	}
-	if len(picked) == 0 {
-		text := pick(korean, "지금까지의 회의 기록에서 이 질문에 대한 내용을 찾지 못했습니다.",
-			"I could not find anything about this in the meeting so far.")
-		if err := onToken(text); err != nil {
-			return Answer{}, err
-		}
-		return Answer{Text: text, Citations: []Citation{}, Provider: "local", Warnings: []string{}}, nil
+	// The lead line goes out first, before the extraction: the asker
+	// sees the answer start at once. The rest goes out as one piece,
+	// which costs the stream one more write instead of one per line.
+	intro := pick(korean, "회의 기록에서 발췌한 문장입니다 (local 제공자, 생성된 답이 아님):",
+		"Extracted from the transcript (local provider: quoted sentences, not generated):")
+	if summary {
+		intro = pick(korean, "놓친 부분의 주요 발언을 회의 기록에서 발췌했습니다 (local 제공자, 생성된 답이 아님):",
+			"Extracted from the transcript: what was said (local provider: quoted sentences, not generated):")
 	}
-	// The whole answer exists at once: it goes out as one piece, which
-	// costs the stream one write instead of one per line.
-	ans := Answer{Provider: "local", Warnings: []string{}}
+	if err := onToken(intro + "\n"); err != nil {
+		return Answer{}, err
+	}
+	var points []Point
+	if summary {
+		points = m.Extract(c, "", minW, maxW)
+	} else {
+		points = m.Extract(c, query, minW, maxW)
+	}
+	ans := Answer{Provider: "local", Warnings: []string{}, Citations: []Citation{}}
 	var sb strings.Builder
-	sb.WriteString(intro + "\n")
+	if len(points) == 0 {
+		sb.WriteString(pick(korean, "지금까지의 회의 기록에서 이 질문에 대한 내용을 찾지 못했습니다.",
+			"I could not find anything about this in the meeting so far.") + "\n")
+	}
 	var low []string
-	for i, idx := range picked {
-		t := c.Turns[idx]
-		cit := CitationOf(i+1, *t)
+	cited := map[int]bool{}
+	for _, p := range points {
+		t := c.Turns[p.Turn]
 		// The citation number in the answer is the context line number,
 		// so answers from either answerer cite the same way.
-		cit.N = idx + 1
-		ans.Citations = append(ans.Citations, cit)
-		name := t.SpeakerName
-		if name == "" {
-			name = t.SpeakerID
+		n := p.Turn + 1
+		fmt.Fprintf(&sb, "- %s [%d]\n", p.Plain(), n)
+		if cited[n] {
+			continue
 		}
-		line := fmt.Sprintf("- %s (%s): \"%s\" [%d]\n", name, Clock(t.StartMS), quote(t.Text, 300), cit.N)
-		sb.WriteString(line)
+		cited[n] = true
+		cit := CitationOf(n, *t)
+		ans.Citations = append(ans.Citations, cit)
 		if cit.LowConf {
 			low = append(low, fmt.Sprintf("[%d]", cit.N))
 		}
@@ -108,11 +141,22 @@ func (e Extractive) Answer(_ context.Context, c Context, call Call, query string
 		ans.Warnings = append(ans.Warnings, w)
 		sb.WriteString("⚠ " + w + "\n")
 	}
-	ans.Text = strings.TrimRight(sb.String(), "\n")
+	ans.Text = strings.TrimRight(intro+"\n"+sb.String(), "\n")
 	if err := onToken(sb.String()); err != nil {
 		return Answer{}, err
 	}
 	return ans, nil
+}
+
+// contextKorean reports whether most of the context's turns are Korean.
+func contextKorean(c Context) bool {
+	k := 0
+	for _, t := range c.Turns {
+		if hasHangul(t.Text) {
+			k++
+		}
+	}
+	return 2*k > len(c.Turns)
 }
 
 func lowConfidenceWarning(korean bool, refs []string) string {
@@ -134,36 +178,6 @@ func hasHangul(s string) bool {
 		}
 	}
 	return false
-}
-
-// quote shortens text to at most n runes on a word boundary.
-func quote(text string, n int) string {
-	text = oneLine(strings.TrimSpace(text))
-	r := []rune(text)
-	if len(r) <= n {
-		return text
-	}
-	cut := string(r[:n])
-	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
-		cut = cut[:i]
-	}
-	return cut + "…"
-}
-
-// bestTurns returns the indexes of the context's k turns that best match
-// the query (BM25), in seq order.
-func bestTurns(c Context, query string, k int) []int {
-	scores := scoreContext(c, query)
-	idx := make([]int, 0, len(scores))
-	for i, s := range scores {
-		if s > 0 {
-			idx = append(idx, i)
-		}
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
-	idx = idx[:min(k, len(idx))]
-	slices.SortFunc(idx, func(a, b int) int { return c.Turns[a].Seq - c.Turns[b].Seq })
-	return idx
 }
 
 // Score returns each turn's BM25 score for the query, with the turns as
@@ -204,6 +218,9 @@ type Indexed struct {
 	// Exclusion.wake): the matcher's ID << 2 | a wakeResult, read and
 	// written atomically, since indexes are shared by concurrent asks.
 	wake uint32
+	// sents are the turn's cleaned sentences, computed once, by the first
+	// extractive answer that reads them.
+	sents *turnSentences
 }
 
 // termSig is a 128-bit Bloom signature of a set of terms.
@@ -225,7 +242,7 @@ func Index(turns []meetingctx.Turn) []Indexed {
 	for i, t := range turns {
 		buf = textutil.Terms(buf[:0], t.Text)
 		slices.Sort(buf)
-		d := Indexed{Turn: t, Words: wordCount(t.Text)}
+		d := Indexed{Turn: t, Words: wordCount(t.Text), sents: &turnSentences{}}
 		for j, w := range buf {
 			if j > 0 && w == buf[j-1] {
 				d.Freqs[len(d.Freqs)-1]++
@@ -460,24 +477,6 @@ func wordCount(s string) int {
 		in = !sp
 	}
 	return n
-}
-
-// lastSubstantive returns the indexes of the last k turns with at least
-// five words, in seq order.
-func lastSubstantive(c Context, k int) []int {
-	idx := make([]int, len(c.Turns))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return c.Turns[a].Seq - c.Turns[b].Seq })
-	var out []int
-	for i := len(idx) - 1; i >= 0 && len(out) < k; i-- {
-		if len(strings.Fields(c.Turns[idx[i]].Text)) >= 5 {
-			out = append(out, idx[i])
-		}
-	}
-	slices.Reverse(out)
-	return out
 }
 
 // Chat answers with a chat model, streaming its tokens; the [n] markers

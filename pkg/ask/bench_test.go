@@ -1,6 +1,7 @@
 package ask_test
 
 import (
+	"context"
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
@@ -56,5 +57,64 @@ func BenchmarkScore(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ask.Score(turns, m.SpecificQueries[0].Query)
+	}
+}
+
+// BenchmarkExtractive answers one QMSum query extractively from the
+// context an ask builds at the end of the meeting: the 40 best turns of
+// turn search and the 25 latest turns. "cold" cleans every candidate turn
+// (a context without indexed turns); "cached" is the ask path, whose
+// indexed turns keep their cleaned sentences between asks.
+func BenchmarkExtractive(b *testing.B) {
+	dir, err := qmsum.DataDir()
+	if err != nil {
+		b.Skip(err)
+	}
+	m, err := qmsum.Load(filepath.Join(dir, "val", "Bed002.json"))
+	if err != nil {
+		b.Skip(err)
+	}
+	var turns []meetingctx.Turn
+	for i, u := range qmsum.Utterances(m, "") {
+		turns = append(turns, meetingctx.Turn{Seq: i, SpeakerName: u.SpeakerName, Text: u.Text, StartMS: u.StartMS, Confidence: 1})
+	}
+	q := m.SpecificQueries[0].Query
+	hits := meetingctx.RankTurns(meetingctx.TurnQuery{Query: q, Turns: turns}, meetingctx.DefaultTurnWeights, 40)
+	rank := map[int]int{}
+	st := ask.SearchedTopic{Index: ask.NewTurnIndex(turns[:len(turns)-25])}
+	for i, h := range hits {
+		rank[h.Seq] = i + 1
+		if h.Seq < len(turns)-25 {
+			st.Order, st.Ranks = append(st.Order, h.Seq), append(st.Ranks, i+1)
+		}
+	}
+	var ps []*meetingctx.Turn
+	var ranks []int
+	for i := range turns {
+		if r, ok := rank[i]; ok || i >= len(turns)-25 {
+			ps, ranks = append(ps, &turns[i]), append(ranks, r)
+		}
+	}
+	counter, err := tokens.ForEncoding(tokens.CL100K)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cached, err := ask.Build(ask.Input{Call: ask.CallAnswer, Question: q, Searched: []ask.SearchedTopic{st},
+		Recent: turns[len(turns)-25:], Counter: counter, Budget: 100_000, TurnsOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ctx  ask.Context
+	}{{"cold", ask.NewContext(ps, ranks)}, {"cached", cached}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := (ask.Extractive{}).Answer(context.Background(), c.ctx, ask.CallAnswer, q, func(string) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

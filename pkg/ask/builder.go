@@ -32,24 +32,34 @@ type SearchedTopic struct {
 	Turns []meetingctx.Turn
 	Index *TurnIndex
 	Order []int
+	// Ranks[k], when set, is the turn search rank (from 1) of the k-th
+	// turn in budget order, for the extractive answerer.
+	Ranks []int
 }
 
 // each yields the topic's turns in budget order.
 func (st *SearchedTopic) each(yield func(entry) bool) {
 	if st.Index == nil {
 		for i := range st.Turns {
-			if !yield(entry{turn: &st.Turns[i]}) {
+			if !yield(entry{turn: &st.Turns[i], rank: st.rank(i)}) {
 				return
 			}
 		}
 		return
 	}
-	for _, j := range st.Order {
+	for k, j := range st.Order {
 		d := &st.Index.Docs[j]
-		if !yield(entry{turn: &d.Turn, doc: d}) {
+		if !yield(entry{turn: &d.Turn, doc: d, rank: st.rank(k)}) {
 			return
 		}
 	}
+}
+
+func (st *SearchedTopic) rank(k int) int {
+	if k < len(st.Ranks) {
+		return st.Ranks[k]
+	}
+	return 0
 }
 
 // Input is everything a context may be built from. Only what fits the
@@ -122,6 +132,8 @@ type Context struct {
 	Budget     int
 	// index[n-1] is the search terms of Turns[n-1], or nil.
 	index []*Indexed
+	// rank[n-1] is the turn search rank of Turns[n-1] (from 1), or 0.
+	rank []int
 }
 
 // Section is the accounting of one part of the context.
@@ -240,6 +252,7 @@ func (s *seqSet) add(seq int) {
 type entry struct {
 	turn *meetingctx.Turn
 	doc  *Indexed
+	rank int
 }
 
 func (b *builder) room() int { return b.budget - b.used }
@@ -500,7 +513,7 @@ func (b *builder) render(system, user string) Context {
 	for _, es := range b.turns {
 		n += len(es)
 	}
-	out.Turns, out.index = make([]*meetingctx.Turn, 0, n), make([]*Indexed, 0, n)
+	out.Turns, out.index, out.rank = make([]*meetingctx.Turn, 0, n), make([]*Indexed, 0, n), make([]int, 0, n)
 	var sb []byte
 	sb = append(sb, system...)
 	for _, name := range order {
@@ -511,6 +524,7 @@ func (b *builder) render(system, user string) Context {
 			for _, e := range es {
 				out.Turns = append(out.Turns, e.turn)
 				out.index = append(out.index, e.doc)
+				out.rank = append(out.rank, e.rank)
 				if prompt {
 					sb = appendTurnLine(sb, len(out.Turns), *e.turn)
 				}

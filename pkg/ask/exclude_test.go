@@ -61,7 +61,7 @@ func TestExcludeQuestionTurns(t *testing.T) {
 			for _, tr := range got.Turns {
 				inCtx[tr.SegmentID] = true
 			}
-			ans, err := (ask.Extractive{Quotes: 8}).Answer(context.Background(), got, call, "what is the launch date?", func(string) error { return nil })
+			ans, err := (ask.Extractive{MinWords: 400, MaxWords: 400}).Answer(context.Background(), got, call, "what is the launch date?", func(string) error { return nil })
 			if err != nil {
 				t.Fatal(err)
 			}

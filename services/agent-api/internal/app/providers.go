@@ -48,7 +48,7 @@ func newProviders(cfg config.Config, hc *http.Client, counter tokens.Counter, co
 		p.segmenter = local.NewSegmenter(local.SegmenterConfig{})
 		p.summarizer = local.NewSummarizer()
 		p.planner = ask.RulePlanner{}
-		p.answerer = ask.Extractive{}
+		p.answerer = ask.Extractive{MinWords: cfg.AnswerMinWords, MaxWords: cfg.AnswerMaxWords}
 	}
 	switch cfg.Embed.Provider {
 	case config.ProviderOpenAI:

@@ -229,6 +229,9 @@ func turnIndexSize(x *ask.TurnIndex) int64 {
 	for _, d := range x.Docs {
 		t := d.Turn
 		n += indexedTurnBytes + int64(len(t.Text)+len(t.SegmentID)+len(t.SpeakerID)+len(t.SpeakerName))
+		// The cleaned sentences and their terms that an extractive answer
+		// caches with the turn: about twice the text.
+		n += 2 * int64(len(t.Text))
 		for _, w := range d.Terms {
 			n += termBytes + int64(len(w))
 		}

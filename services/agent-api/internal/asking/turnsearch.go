@@ -173,7 +173,7 @@ func (s *Service) searchedFromTurns(ctx context.Context, tenantID, meetingID str
 	}
 	var out []ask.SearchedTopic
 	at := map[string]int{}
-	for _, h := range hits {
+	for rank, h := range hits {
 		t, ok := byID[h.TopicID]
 		if !ok {
 			continue
@@ -195,6 +195,7 @@ func (s *Service) searchedFromTurns(ctx context.Context, tenantID, meetingID str
 		}
 		if j >= 0 {
 			out[i].Order = append(out[i].Order, j)
+			out[i].Ranks = append(out[i].Ranks, rank+1)
 		}
 	}
 	for i := range out {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/mithub/mithub/pkg/ask"
 	"github.com/mithub/mithub/pkg/envconf"
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -65,6 +66,10 @@ type Config struct {
 	// pkg/wakeword): turns addressed to the bot are never evidence.
 	WakeWords    []string
 	WakeMaxEdits int
+	// AnswerMinWords and AnswerMaxWords are MITHUB_ASK_ANSWER_MIN_WORDS
+	// and MITHUB_ASK_ANSWER_MAX_WORDS (defaults 40 and 90): the length
+	// bounds of the local provider's extractive answers.
+	AnswerMinWords, AnswerMaxWords int
 	// CatchUpWindow is MITHUB_CATCHUP_WINDOW (default 5m): how far back
 	// "what did I miss?" looks when the asker neither left nor joined late.
 	CatchUpWindow time.Duration
@@ -199,6 +204,8 @@ func load(r *envconf.Reader) (Config, error) {
 		WakeWords:           r.List(wakeword.EnvWords, wakeword.DefaultNames),
 		WakeMaxEdits:        r.Int(wakeword.EnvMaxEdits, wakeword.DefaultMaxEdits, 0, 5),
 		CatchUpWindow:       r.Duration("MITHUB_CATCHUP_WINDOW", asking.DefaultCatchUpWindow),
+		AnswerMinWords:      r.Int("MITHUB_ASK_ANSWER_MIN_WORDS", ask.DefaultMinWords, 5, 2000),
+		AnswerMaxWords:      r.Int("MITHUB_ASK_ANSWER_MAX_WORDS", ask.DefaultMaxWords, 5, 2000),
 		MemoryBankMaxBytes:  r.Int("MITHUB_MEMORY_BANK_MAX_BYTES", prdoc.DefaultMaxBytes, 0, 64<<20),
 		Memory:              memory.LoadConfig(r),
 		Context: meetingctx.Config{

@@ -14,7 +14,13 @@
 //     turns and a random order; and whether topic search's top 3 topics
 //     overlap a relevant span, for the L1 topics and (ranked by BM25 over
 //     their text) for each baseline segmentation, with the topic counts
-//     beside, so a degenerate segmentation is visible.
+//     beside, so a degenerate segmentation is visible;
+//   - answers, for each specific query: POST /v1/meetings/{id}/ask,
+//     scored against the annotated reference answer with ROUGE-1/2/L F1
+//     (pkg/rouge: rouge-score's tokenisation and stemming) over
+//     ScoredText, whether a citation is inside an annotated span, and the
+//     answer's length in words; beside the BM25-best turns and a random
+//     run of turns, each cut to the answer's length.
 //
 // A meeting that ends with no topics, or with turns still pending after
 // the settle bound, fails the run instead of giving figures.
@@ -93,6 +99,9 @@ type MeetingResult struct {
 	Queries   int            `json:"queries"`
 	Seg       map[string]Seg `json:"segmentation"`
 	Ret       map[string]Ret `json:"retrieval"`
+	// Ans are the answer methods' sums; Answers MitHub's answers.
+	Ans     map[string]Ans `json:"answers"`
+	Answers []QueryAnswer  `json:"answer_details"`
 }
 
 // Report is the whole run.
@@ -132,8 +141,10 @@ func Run(ctx context.Context, client *apiclient.Client, dir string, o Options) (
 		rep.Meetings = append(rep.Meetings, r)
 		if o.Progress != nil {
 			s, rt := r.Seg[Ours], r.Ret[Ours]
-			fmt.Fprintf(o.Progress, "%-10s topics %d/%d  Pk %.3f  WD %.3f  F1 %.3f  recall@10 %d/%d (BM25 %d)\n",
-				r.Name, s.Topics, r.RefTopics, s.Pk, s.WD, s.F1, rt.Found[10], r.Queries, r.Ret[BM25].Found[10])
+			a, ab := r.Ans[AnsOurs], r.Ans[AnsBM25]
+			fmt.Fprintf(o.Progress, "%-10s topics %d/%d  Pk %.3f  WD %.3f  F1 %.3f  recall@10 %d/%d (BM25 %d)  R-1 %.1f (BM25 %.1f)\n",
+				r.Name, s.Topics, r.RefTopics, s.Pk, s.WD, s.F1, rt.Found[10], r.Queries, r.Ret[BM25].Found[10],
+				100*a.R1/float64(max(a.N, 1)), 100*ab.R1/float64(max(ab.N, 1)))
 		}
 	}
 	rep.Overall = rep.summarize()
@@ -180,7 +191,7 @@ func evalMeeting(ctx context.Context, client *apiclient.Client, file string, o O
 	ref := segeval.ReferenceLabels(m)
 	refCount := segeval.Segments(ref)
 	res := MeetingResult{Name: m.Name, MeetingID: mt.ID, Turns: n, RefTopics: refCount, K: segeval.DefaultK(ref),
-		Seg: map[string]Seg{}, Ret: map[string]Ret{}}
+		Seg: map[string]Seg{}, Ret: map[string]Ret{}, Ans: map[string]Ans{}}
 	segs := map[string][]meetingctx.Topic{
 		Ours:   toTurnSpans(tl.Topics, spoken),
 		One:    {{StartSeq: 0, EndSeq: n - 1}},
@@ -205,6 +216,7 @@ func evalMeeting(ctx context.Context, client *apiclient.Client, file string, o O
 		res.Ret[name] = Ret{Found: map[int]int{}}
 	}
 	rng := rand.New(rand.NewPCG(1, seedOf(m.Name)))
+	ansRng := rand.New(rand.NewPCG(2, seedOf(m.Name)))
 	for _, q := range m.SpecificQueries {
 		if len(q.Spans) == 0 {
 			continue
@@ -237,6 +249,12 @@ func evalMeeting(ctx context.Context, client *apiclient.Client, file string, o O
 		}
 		score(res.Ret, BM25, bmSeqs, relevant)
 		score(res.Ret, Random, rng.Perm(len(turns))[:min(searchK, len(turns))], relevant)
+
+		qa, err := answerQuery(ctx, client, mt.ID, q, turns, relevant, ansRng, res.Ans)
+		if err != nil {
+			return MeetingResult{}, err
+		}
+		res.Answers = append(res.Answers, qa)
 
 		top, err := client.SearchTopics(ctx, mt.ID, q.Query, 3)
 		if err != nil {

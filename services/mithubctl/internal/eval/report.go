@@ -24,6 +24,18 @@ type RetSummary struct {
 	MRR    float64         `json:"mrr"`
 }
 
+// AnsSummary is an answer method over all queries of the run: mean
+// ROUGE F1 (×100), the share of answers citing a turn in an annotated
+// span, and the mean length in words.
+type AnsSummary struct {
+	Method     string  `json:"method"`
+	R1         float64 `json:"rouge1_f1"`
+	R2         float64 `json:"rouge2_f1"`
+	RL         float64 `json:"rougeL_f1"`
+	CitingSpan float64 `json:"citing_span"`
+	Words      float64 `json:"words"`
+}
+
 // Overall are the run's figures.
 type Overall struct {
 	Meetings        int          `json:"meetings"`
@@ -31,6 +43,7 @@ type Overall struct {
 	AnnotatedTopics float64      `json:"annotated_topics_per_meeting"`
 	Segmentation    []SegSummary `json:"segmentation"`
 	Retrieval       []RetSummary `json:"retrieval"`
+	Answers         []AnsSummary `json:"answers"`
 }
 
 var (
@@ -86,6 +99,22 @@ func (r Report) summarize() Overall {
 		}
 		o.Retrieval = append(o.Retrieval, s)
 	}
+	for _, name := range ansMethods {
+		var sum Ans
+		for _, m := range r.Meetings {
+			x := m.Ans[name]
+			sum.N += x.N
+			sum.R1, sum.R2, sum.RL = sum.R1+x.R1, sum.R2+x.R2, sum.RL+x.RL
+			sum.Cited += x.Cited
+			sum.Words += x.Words
+		}
+		s := AnsSummary{Method: name}
+		if n := float64(sum.N); n > 0 {
+			s.R1, s.R2, s.RL = 100*sum.R1/n, 100*sum.R2/n, 100*sum.RL/n
+			s.CitingSpan, s.Words = float64(sum.Cited)/n, float64(sum.Words)/n
+		}
+		o.Answers = append(o.Answers, s)
+	}
 	return o
 }
 
@@ -116,6 +145,12 @@ func (r Report) Markdown(w io.Writer) {
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	for _, s := range o.Retrieval {
 		fmt.Fprintf(w, "| %s | %.3f | %.3f | %.3f | %.3f |\n", s.Method, s.Recall[5], s.Recall[10], s.Recall[20], s.MRR)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| answers | ROUGE-1 F1 ↑ | ROUGE-2 F1 ↑ | ROUGE-L F1 ↑ | cites a turn in the span ↑ | words |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, s := range o.Answers {
+		fmt.Fprintf(w, "| %s | %.1f | %.1f | %.1f | %.3f | %.1f |\n", s.Method, s.R1, s.R2, s.RL, s.CitingSpan, s.Words)
 	}
 }
 

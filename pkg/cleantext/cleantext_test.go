@@ -1,0 +1,46 @@
+package cleantext
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestClean(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"markers", "we need to hire {disfmarker} one more person {vocalsound} .", "We need to hire one more person."},
+		{"gap pause comment", "so {gap} the budget {pause} is {comment} fixed", "So the budget is fixed"},
+		{"fillers", "Um , so we will go through and uh the speaker ID tags", "So we will go through and the speaker ID tags"},
+		{"filler ends sentence", "that is fine um . Next item", "That is fine. Next item"},
+		{"word repetition", "it {disfmarker} it 's getting more complicated", "It's getting more complicated"},
+		{"repeated thrice", "in {disfmarker} in {disfmarker} in compiling here", "In compiling here"},
+		{"phrase repetition", "we should in the in the end decide", "We should in the end decide"},
+		{"false start prefix", "S so any any questions ?", "So any questions?"},
+		{"false start hyphen", "we wh- what do we do", "We what do we do"},
+		{"fragment then word", "compi compiling the list", "Compiling the list"},
+		{"short word is not a false start", "a and b are in india", "A and b are in india"},
+		{"sentence-ending repeat kept", "Yeah. Yeah. We agreed", "Yeah. Yeah. We agreed"},
+		{"clitics", "we do n't know , they 're late", "We don't know, they're late"},
+		{"quotes", `the " landmark-iness " of it`, `The "landmark-iness" of it`},
+		{"backchannel", "Mm - hmm . Yeah .", "Yeah."},
+		{"only noise", "{vocalsound} Um . {disfmarker}", ""},
+		{"korean fillers", "음 그 그 예산은 어 다음 주에 정하기로 했습니다 .", "그 예산은 다음 주에 정하기로 했습니다."},
+		{"korean false start", "그러 그러니까 일정이 일정이 밀렸어요", "그러니까 일정이 밀렸어요"},
+		{"korean repetition across marker", "배포는 {disfmarker} 배포는 금요일에 해요", "배포는 금요일에 해요"},
+	}
+	for _, c := range cases {
+		if got := Clean(c.in); got != c.want {
+			t.Errorf("%s: Clean(%q) = %q, want %q", c.name, c.in, got, c.want)
+		}
+	}
+}
+
+func TestSentences(t *testing.T) {
+	got := Sentences("We agreed. Why not? 3.5 euros is the price! 좋습니다. ok")
+	want := []string{"We agreed.", "Why not?", "3.5 euros is the price!", "좋습니다.", "ok"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Sentences = %q, want %q", got, want)
+	}
+	if got := Sentences(". ? !"); len(got) != 0 {
+		t.Errorf("no words gave %q", got)
+	}
+}
