@@ -4,7 +4,7 @@ GO ?= go
 MODULES := github.com/mithub/mithub/...
 SERVICES := agent-api realtime-worker pr-worker mithubctl
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval eval-pr security-check soak chaos fuzz vuln clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval train-decisions eval-pr security-check soak chaos fuzz vuln clean help
 
 all: build
 
@@ -70,6 +70,9 @@ eval: dev-up build ## QMSum val through the API: segmentation (Pk, WindowDiff, b
 
 train-retrieval: ## rebuild pkg/meetingctx/turnweights.json (turn search fusion weights) from QMSum train, deterministically
 	$(GO) run ./services/mithubctl/cmd/mithubctl train-retrieval "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/meetingctx/turnweights.json
+
+train-decisions: ## rebuild pkg/prdoc/decision_model.json (the local PR extractor's decision scorer) from QMSum train, deterministically
+	$(GO) run ./services/mithubctl/cmd/mithubctl train-decisions "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/prdoc/decision_model.json
 
 eval-pr: build ## PR agenda vs QMSum annotated topics (keyword overlap), 5 val meetings, local provider
 	bin/mithubctl eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 5

@@ -106,11 +106,12 @@ type Extractor interface {
 	Extract(ctx context.Context, in Input) (Document, error)
 }
 
-// Limits on what a Document holds.
+// Limits on what a Document holds: the local extractor's default caps
+// (LocalOptions) and the cut of an item's text.
 const (
-	MaxDecisions     = 30
-	MaxActionItems   = 30
-	MaxOpenQuestions = 20
+	MaxDecisions     = 5
+	MaxActionItems   = 10
+	MaxOpenQuestions = 5
 	// MaxItemRunes cuts the text of one decision, action item or question.
 	MaxItemRunes = 300
 )
