@@ -316,8 +316,9 @@ type reducer struct {
 var cueRules = NewLocal()
 
 // reduceCaps are the caps of the model's joined lists: a model's items
-// are taken as precise, so they are capped less than the cue rules'.
-var reduceCaps = &Local{opts: LocalOptions{MaxDecisions: 30, MaxActionItems: 30, MaxOpenQuestions: 20}}
+// are taken as precise, so they are capped less than the cue rules', and
+// kept in score order (CueOnly: no decision picker).
+var reduceCaps = &Local{opts: LocalOptions{MaxDecisions: 30, MaxActionItems: 30, MaxOpenQuestions: 20, CueOnly: true}}
 
 func newReducer(speakers []string) *reducer {
 	return &reducer{speakers: speakers, sink: reduceCaps.newItemSink(speakers)}

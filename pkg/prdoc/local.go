@@ -85,6 +85,7 @@ type items struct {
 // extractItems applies the cue rules to every sentence of turns.
 func (l *Local) extractItems(turns []Turn, agenda []AgendaItem, date time.Time) items {
 	sink := l.newItemSink(speakerNames(turns))
+	sink.turns = len(turns)
 	for i := range turns {
 		sink.turn(turns, i, agenda, date)
 	}
@@ -97,13 +98,22 @@ type itemSink struct {
 	speakers []string
 	opts     LocalOptions
 	prev     *Turn // the turn before the current one
-	ds       *collector[Decision]
-	as       *collector[ActionItem]
-	qs       *collector[OpenQuestion]
+	// turns is the meeting's number of turns; picker chooses the
+	// decisions (nil for the cue-only ranking, which uses ds).
+	turns  int
+	picker *decisionPicker
+	ds     *collector[Decision]
+	as     *collector[ActionItem]
+	qs     *collector[OpenQuestion]
 }
 
 func (l *Local) newItemSink(speakers []string) *itemSink {
+	var picker *decisionPicker
+	if !l.opts.CueOnly {
+		picker = newDecisionPicker(l.opts.MaxDecisions)
+	}
 	return &itemSink{
+		picker:   picker,
 		speakers: speakers,
 		opts:     l.opts,
 		ds:       newCollector(l.opts.MaxDecisions, func(d Decision) string { return d.Text }),
@@ -132,8 +142,10 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 		request := anyMatch(requestCues, s.norm)
 		explicit := anyMatch(openCues, s.norm)
 		decision, score := k.decision(s, turns, i)
-		if decision {
-			k.ds.add(Decision{Text: text, Speaker: t.Speaker, Seq: t.Seq, Topic: topic}, t.Seq, score)
+		if d := (Decision{Text: text, Speaker: t.Speaker, Seq: t.Seq, Topic: topic}); decision && k.picker != nil {
+			k.picker.add(d, score)
+		} else if decision {
+			k.ds.add(d, t.Seq, score)
 		}
 		if anyMatch(actionCues, s.norm) && (!question || request) {
 			due, dueDate := findDue(s, date)
@@ -170,7 +182,11 @@ func (k *itemSink) decision(s sentence, turns []Turn, i int) (bool, float64) {
 }
 
 func (k *itemSink) items() items {
-	return items{decisions: k.ds.result(), actions: k.as.result(), questions: k.qs.result()}
+	ds := k.ds.result()
+	if k.picker != nil {
+		ds = k.picker.result(k.turns)
+	}
+	return items{decisions: ds, actions: k.as.result(), questions: k.qs.result()}
 }
 
 // scored keeps an item's rank for capping; ord is its arrival order.

@@ -74,6 +74,7 @@ func (l *Local) ExtractStream(ctx context.Context, in StreamInput) (Document, er
 		return Document{}, err
 	}
 	sink := l.newItemSink(sc.speakers)
+	sink.turns = sc.n
 	lessons := newLessonSink(meetingLabel(Input{MeetingID: in.MeetingID, MeetingTitle: in.MeetingTitle, Date: in.Date}))
 	var win []Turn
 	drain := func(all bool) {
