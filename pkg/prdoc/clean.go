@@ -79,6 +79,9 @@ func dropWords(ws []string) string {
 		case i+1 < len(ws) && falseStart(bare, strings.ToLower(ws[i+1])):
 			continue
 		}
+		if n := len(out); n > 0 && strings.HasPrefix(bare, strings.ToLower(out[n-1])+"'") {
+			out = out[:n-1] // "I I'll" once the repeat before it is gone
+		}
 		out = append(out, w)
 		out = dropRepeat(out)
 	}
@@ -86,8 +89,12 @@ func dropWords(ws []string) string {
 }
 
 // falseStart reports whether w is an abandoned start of next: a strict
-// prefix of it that is not a short word of its own.
+// prefix of it that is not a short word of its own, or the word next
+// contracts ("I I'll").
 func falseStart(w, next string) bool {
+	if w != "" && strings.HasPrefix(next, w+"'") {
+		return true // "I I'll", "we we're"
+	}
 	if w == "" || utf8.RuneCountInString(w) > 2 || shortWords[w] || !isLetters(w) {
 		return false
 	}

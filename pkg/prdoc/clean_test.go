@@ -12,6 +12,7 @@ func TestClean(t *testing.T) {
 		{"you know", "Um, so we will go through and, in the speaker ID tags there'll be, you know, M-one O seven.", "So we will go through and, in the speaker ID tags there'll be, M-one O seven."},
 		{"false start", "You have to al also have to read some digits .", "You have to also have to read some digits."},
 		{"one-letter false start", "S so any any questions ?", "So any questions?"},
+		{"word before its contraction", "I I'll check it , we we 're done", "I'll check it, we're done"},
 		{"cut-off word", "we w- we should fix it", "We should fix it"},
 		{"phrase repetition", "I think I think we should go with the blue one", "I think we should go with the blue one"},
 		{"contractions", "It 's fine , we do n't need it .", "It's fine, we don't need it."},

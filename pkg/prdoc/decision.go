@@ -39,13 +39,14 @@ var (
 		`그렇게\s*(하죠|합시다|하자|가죠|갑시다|진행하)`,
 	)
 	// An agreement opens the sentence; a proposal may stand anywhere.
-	agreementRE  = regexp.MustCompile(`^(yeah|yes|yep|okay|ok|right|sure|agreed|fine|sounds good|good|great|perfect|absolutely|exactly|definitely|let's do (it|that)|i agree|that's (fine|good|great|right)|좋아요|좋습니다|좋네요|네|예|그래요|그렇게 하죠|동의|찬성|알겠습니다)\b`)
+	// (Go's \b is ASCII-only: the Korean forms go without it.)
+	agreementRE  = regexp.MustCompile(`^((yeah|yes|yep|okay|ok|right|sure|agreed|fine|sounds good|good|great|perfect|absolutely|exactly|definitely|let's do (it|that)|i agree|that's (fine|good|great|right))\b|좋아요|좋습니다|좋네요|네|예|그래요|그렇게 하죠|동의|찬성|알겠습니다)`)
 	proposalCues = compile(
 		`\b(we should|we could|shall we|should we|how about|what about|why don't we|let's|i suggest|i propose|i'd suggest|maybe we|we might|we can)\b`,
 		`(하면|는\s?게|게)\s*(어떨까|좋겠|어때)`, `(합시다|하죠|하자|할까요|제안)`,
 	)
 	weModalRE  = regexp.MustCompile(`\b(we'll|we will|we're going to|we are going to|we're gonna|we should|we need to|we have to|we can|we want)\b|(우리|저희).*(하면|해야|하죠|합시다|할)`)
-	summaryRE  = regexp.MustCompile(`^(so|okay so|ok so|alright so|all right so|then|so then|그럼|그러면|그래서|결국)\b|\b(final|finally|in the end|conclusion|to sum up|overall)\b|최종|정리하면`)
+	summaryRE  = regexp.MustCompile(`^(so|okay so|ok so|alright so|all right so|then|so then)\b|^(그럼|그러면|그래서|결국)|\b(final|finally|in the end|conclusion|to sum up|overall)\b|최종|정리하면`)
 	hedgeRE    = regexp.MustCompile(`\b(maybe|probably|might|perhaps|i don't know|not sure|i guess|possibly)\b|아마|글쎄|모르겠`)
 	featureSet = []string{"bias", "strong_cue", "go_with_cue", "agrees_to_proposal", "proposal", "agreed_to", "proposal_agreed", "we_modal", "summary", "hedge", "terms"}
 )
@@ -73,7 +74,10 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 	agreed := s.terms >= 3 && agreedTo(turns, i)
 	f = []float64{1, b(strong), b(goWith), b(agrees), b(proposal), b(agreed), b(proposal && agreed), b(weModal),
 		b(summaryRE.MatchString(s.norm)), b(hedgeRE.MatchString(s.norm)), float64(min(s.terms, 20)) / 20}
-	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !s.isQuestion() && !anyMatch(openCues, s.norm)
+	// A proposal may be a question ("why don't we …?") when another
+	// speaker agrees to it.
+	asks := s.isQuestion() && !(proposal && agreed)
+	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !asks && !anyMatch(openCues, s.norm)
 	return f, candidate
 }
 

@@ -18,7 +18,7 @@ var trivialQuestionRE = regexp.MustCompile(`^(so\s+)?(any|are there any|do you h
 // openQuestion reports whether a question asks about the meeting's
 // subject: three content terms or more and not trivial.
 func openQuestion(s sentence) bool {
-	return s.terms >= 3 && !fillerRE.MatchString(s.norm) && !trivialQuestionRE.MatchString(s.norm)
+	return s.terms >= 3 && !trivialQuestionRE.MatchString(s.norm)
 }
 
 // answered reports whether the question s of turns[i] is answered in the
