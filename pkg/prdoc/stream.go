@@ -171,6 +171,7 @@ func streamAgenda(ctx context.Context, in StreamInput, sc scanned, seg meetingct
 			}
 			ag.df[w]++
 		}
+		retitle(&it, span)
 		if onItem != nil {
 			onItem(it, span)
 		}

@@ -62,6 +62,10 @@ type AgendaItem struct {
 	Keywords []string `json:"keywords"`
 	StartSeq int      `json:"start_seq"`
 	EndSeq   int      `json:"end_seq"`
+	// StartMS and EndMS are when the item's first turn started and its
+	// last one ended (the local extractor's agenda).
+	StartMS int64 `json:"start_ms,omitempty"`
+	EndMS   int64 `json:"end_ms,omitempty"`
 	// TopicID is the L1 topic's id; empty for items built from turns
 	// that no topic covered yet.
 	TopicID string `json:"topic_id,omitempty"`
