@@ -22,7 +22,7 @@ const (
 
 // headlineStop are words that make no heading: discourse, pronouns and
 // common verbs the search stop list keeps.
-var headlineStop = textutilSet("about whether other thing things something anything everything stuff lot bit way actually said say says saw see seen used use using going want need make made guess maybe probably basically course fine good great sure little much many well okay also already still even just thing point idea question problem sense time times first second next last people person she they anyway mean means now understand remember talking done doing reading three four five thirty quite always sorta start off easy really", "그냥 이제 그런 이런 저런 그게 이게 거기 여기 진짜 정말 많이 약간 일단 혹시 아마")
+var headlineStop = textutilSet("about whether other thing things something anything everything stuff lot bit way actually said say says saw see seen used use using going want need make made guess maybe probably basically course fine good great sure little much many well okay also already still even just thing point idea question problem sense time times first second next last people person she they anyway mean means now understand remember talking done doing reading three four five thirty quite always sorta start off easy really give gives may might wanna gonna", "그냥 이제 그런 이런 저런 그게 이게 거기 여기 진짜 정말 많이 약간 일단 혹시 아마")
 
 func textutilSet(lists ...string) map[string]bool {
 	m := map[string]bool{}
@@ -92,7 +92,7 @@ func keyPhrase(text string, tf map[string]int) string {
 	for _, w := range strings.Fields(text) {
 		word := strings.Trim(w, ",.;:!?\"'()")
 		terms := textutil.Terms(nil, word)
-		if len(terms) != 1 || utf8.RuneCountInString(terms[0]) < 2 || tf[terms[0]] < minHeadlineTF || headlineStop[terms[0]] || strings.ContainsAny(word, "'’") {
+		if len(terms) != 1 || utf8.RuneCountInString(terms[0]) < 3 && !hasHangul(word) || tf[terms[0]] < minHeadlineTF || headlineStop[terms[0]] || strings.ContainsAny(word, "'’") {
 			consider()
 			continue
 		}
