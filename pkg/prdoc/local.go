@@ -168,6 +168,10 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 	}
 }
 
+// explicitBonus is added to the score of a decision with a decision or
+// "go with" cue.
+const explicitBonus = 0.5
+
 // decision reports whether s is a decision candidate and its score.
 func (k *itemSink) decision(s sentence, turns []Turn, i int) (bool, float64) {
 	if k.opts.CueOnly {
@@ -178,7 +182,9 @@ func (k *itemSink) decision(s sentence, turns []Turn, i int) (bool, float64) {
 	if !ok {
 		return false, 0
 	}
-	return true, k.opts.Model.Score(f)
+	// An explicit decision outranks what the model prefers: the QMSum
+	// labels mark discussions, not the sentence that settles them.
+	return true, k.opts.Model.Score(f) + explicitBonus*(f[1]+f[2])
 }
 
 func (k *itemSink) items() items {
