@@ -6,7 +6,7 @@ GO ?= go
 MODULES := github.com/mithub/mithub/...
 SERVICES := agent-api realtime-worker pr-worker mithubctl
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval train-answers eval-pr security-check soak chaos fuzz vuln clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval train-answers train-decisions eval-pr security-check soak chaos fuzz vuln clean help
 
 all: build
 
@@ -80,7 +80,12 @@ train-retrieval: ## rebuild pkg/meetingctx/turnweights.json (turn search fusion 
 	$(GO) run ./services/mithubctl/cmd/mithubctl train-retrieval "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/meetingctx/turnweights.json
 
 train-answers: ## rebuild pkg/ask/answermodel.json (the local provider's extractive answer model) from QMSum train, deterministically
+	$(call need_qmsum,train)
 	$(GO) run ./services/mithubctl/cmd/mithubctl train-answers "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/ask/answermodel.json
+
+train-decisions: ## rebuild pkg/prdoc/decision_model.json (the local PR extractor's decision scorer) from QMSum train, deterministically
+	$(call need_qmsum,train)
+	$(GO) run ./services/mithubctl/cmd/mithubctl train-decisions "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/prdoc/decision_model.json
 
 eval-pr: build ## PR agenda vs QMSum annotated topics (keyword overlap), 5 val meetings, local provider
 	$(call need_qmsum,val)

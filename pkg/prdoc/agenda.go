@@ -58,8 +58,20 @@ func Agenda(ctx context.Context, in Input, seg meetingctx.Segmenter) ([]AgendaIt
 	if err != nil {
 		return nil, err
 	}
+	for i := range items {
+		retitle(&items[i], in.Turns)
+	}
 	addKeyTerms(in.Turns, items, KeyTerms)
 	return items, nil
+}
+
+// retitle gives the item a heading from its turns (see headline) and its
+// time range; the segmenter's title stays when no heading is found.
+func retitle(it *AgendaItem, turns []Turn) {
+	if h := headline(turns, it.StartSeq, it.EndSeq); h != "" {
+		it.Title = h
+	}
+	it.StartMS, it.EndMS = spanTimes(turns, it.StartSeq, it.EndSeq)
 }
 
 // KeyTerms is how many key terms Agenda adds to each item's keywords.

@@ -90,13 +90,14 @@ func anyMatch(res []*regexp.Regexp, s string) bool {
 
 // sentence is one sentence of a turn, cleaned, with its matching form.
 type sentence struct {
-	text  string // as spoken, markup removed
+	text  string // cleaned for reading
 	norm  string // lowercased, apostrophes normalised
 	terms int    // content terms
 }
 
 // sentences splits a turn into sentences at . ! ? and their full-width
-// forms when followed by a space or the end, and at line breaks.
+// forms when followed by a space or the end, and at line breaks; each is
+// cleaned for reading (see Clean).
 func sentences(text string) []sentence {
 	text = markupRE.ReplaceAllString(text, " ")
 	var (
@@ -104,8 +105,7 @@ func sentences(text string) []sentence {
 		start int
 	)
 	emit := func(end int) {
-		s := strings.TrimSpace(spaceRE.ReplaceAllString(text[start:end], " "))
-		s = strings.TrimLeft(s, "-–—,;: ")
+		s := Clean(text[start:end])
 		if s != "" {
 			out = append(out, newSentence(s))
 		}

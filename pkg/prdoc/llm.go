@@ -252,7 +252,7 @@ func (x *LLM) mapPart(ctx context.Context, in Input, agenda []AgendaItem, p part
 		var te *lenient.TypeError
 		if !errors.As(err, &te) {
 			// Nothing usable: the cue rules cover this part.
-			return extractItems(p.turns, agenda, in.Date), nil
+			return cueRules.extractItems(p.turns, agenda, in.Date), nil
 		}
 	}
 	clamp := func(seq int) int { return min(max(seq, first), last) }
@@ -312,8 +312,16 @@ type reducer struct {
 	sink     *itemSink
 }
 
+// cueRules extracts the items of a part whose answer cannot be used.
+var cueRules = NewLocal()
+
+// reduceCaps are the caps of the model's joined lists: a model's items
+// are taken as precise, so they are capped less than the cue rules', and
+// kept in score order (CueOnly: no decision picker).
+var reduceCaps = &Local{opts: LocalOptions{MaxDecisions: 30, MaxActionItems: 30, MaxOpenQuestions: 20, CueOnly: true}}
+
 func newReducer(speakers []string) *reducer {
-	return &reducer{speakers: speakers, sink: newItemSink(speakers)}
+	return &reducer{speakers: speakers, sink: reduceCaps.newItemSink(speakers)}
 }
 
 func (r *reducer) add(p items) {

@@ -20,15 +20,48 @@ const ProviderLocal = "local"
 // Local extracts a PR with the cue rules; it needs no model. It is safe
 // for concurrent use.
 type Local struct {
-	seg meetingctx.Segmenter
+	seg  meetingctx.Segmenter
+	opts LocalOptions
+}
+
+// LocalOptions shape the local extractor's lists.
+type LocalOptions struct {
+	// MaxDecisions, MaxActionItems and MaxOpenQuestions cap the lists
+	// (defaults MaxDecisions, MaxActionItems, MaxOpenQuestions).
+	MaxDecisions     int
+	MaxActionItems   int
+	MaxOpenQuestions int
+	// Model ranks the decision candidates (default DefaultDecisionModel).
+	Model *DecisionModel
+	// CueOnly ranks decisions as the first cue rules did: any decision
+	// cue, scored by the number of cues matched. For comparisons.
+	CueOnly bool
 }
 
 var _ Extractor = (*Local)(nil)
 
-// NewLocal returns the rule-based extractor; turns no topic covers are
-// segmented with the local provider.
+// NewLocal returns the rule-based extractor with the default options;
+// turns no topic covers are segmented with the local provider.
 func NewLocal() *Local {
-	return &Local{seg: local.NewTilingSegmenter(local.TilingConfig{})}
+	return NewLocalWith(LocalOptions{})
+}
+
+// NewLocalWith returns the rule-based extractor with options o.
+func NewLocalWith(o LocalOptions) *Local {
+	if o.MaxDecisions <= 0 {
+		o.MaxDecisions = MaxDecisions
+	}
+	if o.MaxActionItems <= 0 {
+		o.MaxActionItems = MaxActionItems
+	}
+	if o.MaxOpenQuestions <= 0 {
+		o.MaxOpenQuestions = MaxOpenQuestions
+	}
+	if o.Model == nil {
+		m := DefaultDecisionModel()
+		o.Model = &m
+	}
+	return &Local{seg: local.NewTilingSegmenter(local.TilingConfig{}), opts: o}
 }
 
 // Extract builds the agenda from the topics and the items from the cue
@@ -38,7 +71,7 @@ func (l *Local) Extract(ctx context.Context, in Input) (Document, error) {
 	if err != nil {
 		return Document{}, err
 	}
-	items := extractItems(in.Turns, agenda, in.Date)
+	items := l.extractItems(in.Turns, agenda, in.Date)
 	return assemble(in, agenda, items, ProviderLocal), nil
 }
 
@@ -50,8 +83,9 @@ type items struct {
 }
 
 // extractItems applies the cue rules to every sentence of turns.
-func extractItems(turns []Turn, agenda []AgendaItem, date time.Time) items {
-	sink := newItemSink(speakerNames(turns))
+func (l *Local) extractItems(turns []Turn, agenda []AgendaItem, date time.Time) items {
+	sink := l.newItemSink(speakerNames(turns))
+	sink.turns = len(turns)
 	for i := range turns {
 		sink.turn(turns, i, agenda, date)
 	}
@@ -62,24 +96,42 @@ func extractItems(turns []Turn, agenda []AgendaItem, date time.Time) items {
 // candidates of each list in bounded state (see collector).
 type itemSink struct {
 	speakers []string
-	ds       *collector[Decision]
-	as       *collector[ActionItem]
-	qs       *collector[OpenQuestion]
+	opts     LocalOptions
+	prev     *Turn // the turn before the current one
+	// turns is the meeting's number of turns; picker chooses the
+	// decisions (nil for the cue-only ranking, which uses ds).
+	turns  int
+	picker *decisionPicker
+	ds     *collector[Decision]
+	as     *collector[ActionItem]
+	qs     *collector[OpenQuestion]
 }
 
-func newItemSink(speakers []string) *itemSink {
+func (l *Local) newItemSink(speakers []string) *itemSink {
+	var picker *decisionPicker
+	if !l.opts.CueOnly {
+		picker = newDecisionPicker(l.opts.MaxDecisions)
+	}
 	return &itemSink{
+		picker:   picker,
 		speakers: speakers,
-		ds:       newCollector(MaxDecisions, func(d Decision) string { return d.Text }),
-		as:       newCollector(MaxActionItems, func(a ActionItem) string { return a.Text }),
-		qs:       newCollector(MaxOpenQuestions, func(q OpenQuestion) string { return q.Text }),
+		opts:     l.opts,
+		ds:       newCollector(l.opts.MaxDecisions, func(d Decision) string { return d.Text }),
+		as:       newCollector(l.opts.MaxActionItems, func(a ActionItem) string { return a.Text }),
+		qs:       newCollector(l.opts.MaxOpenQuestions, func(q OpenQuestion) string { return q.Text }),
 	}
 }
 
-// turn applies the cue rules to the sentences of turns[i]; the turns after
-// i are what a request's owner and a question's answer are looked up in.
+// lookTurns is the most turns after a turn the rules look at: a request's
+// owner, a proposal's agreement, a question's answer.
+const lookTurns = answerTurns
+
+// turn applies the cue rules to the sentences of turns[i]; the next
+// lookTurns turns are what a request's owner, a proposal's agreement and
+// a question's answer are looked up in.
 func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time) {
 	t := turns[i]
+	defer func() { k.prev = &t }()
 	for _, s := range sentences(t.Text) {
 		if !s.substantive() {
 			continue
@@ -89,21 +141,25 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 		question := s.isQuestion()
 		request := anyMatch(requestCues, s.norm)
 		explicit := anyMatch(openCues, s.norm)
-		decision := !question && !explicit && anyMatch(decisionCues, s.norm)
-		if decision {
-			k.ds.add(Decision{Text: text, Speaker: t.Speaker, Seq: t.Seq, Topic: topic}, t.Seq, cueScore(decisionCues, s))
+		decision, score := k.decision(s, turns, i)
+		if d := (Decision{Text: text, Speaker: t.Speaker, Seq: t.Seq, Topic: topic}); decision && k.picker != nil {
+			k.picker.add(d, score)
+		} else if decision {
+			k.ds.add(d, t.Seq, score)
 		}
 		if anyMatch(actionCues, s.norm) && (!question || request) {
 			due, dueDate := findDue(s, date)
-			a := ActionItem{Text: text, Owner: owner(turns, i, s, k.speakers, request), Due: due, DueDate: dueDate, Seq: t.Seq, Topic: topic}
+			a := ActionItem{Text: commitment(s), Owner: owner(turns, i, s, k.speakers, request), Due: due, DueDate: dueDate, Seq: t.Seq, Topic: topic}
 			score := cueScore(actionCues, s)
 			if due != "" {
 				score++
 			}
-			k.as.add(a, t.Seq, score)
+			if a.Owner != "" {
+				k.as.add(a, t.Seq, score)
+			}
 		}
-		if !decision && (explicit || question && s.terms >= 3 && !fillerRE.MatchString(s.norm) && !request && !answered(turns, i)) {
-			score := float64(s.terms) / 10
+		if !decision && (explicit || question && !request && openQuestion(s) && !answered(turns, i, s)) {
+			score := float64(min(s.terms, 20)) / 10
 			if explicit {
 				score += 2
 			}
@@ -112,8 +168,31 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 	}
 }
 
+// explicitBonus is added to the score of a decision with a decision or
+// "go with" cue.
+const explicitBonus = 0.5
+
+// decision reports whether s is a decision candidate and its score.
+func (k *itemSink) decision(s sentence, turns []Turn, i int) (bool, float64) {
+	if k.opts.CueOnly {
+		ok := !s.isQuestion() && !anyMatch(openCues, s.norm) && anyMatch(decisionCues, s.norm)
+		return ok, cueScore(decisionCues, s)
+	}
+	f, ok := decisionFeatures(s, k.prev, turns, i)
+	if !ok {
+		return false, 0
+	}
+	// An explicit decision outranks what the model prefers: the QMSum
+	// labels mark discussions, not the sentence that settles them.
+	return true, k.opts.Model.Score(f) + explicitBonus*(f[1]+f[2])
+}
+
 func (k *itemSink) items() items {
-	return items{decisions: k.ds.result(), actions: k.as.result(), questions: k.qs.result()}
+	ds := k.ds.result()
+	if k.picker != nil {
+		ds = k.picker.result(k.turns)
+	}
+	return items{decisions: ds, actions: k.as.result(), questions: k.qs.result()}
 }
 
 // scored keeps an item's rank for capping; ord is its arrival order.
@@ -190,22 +269,6 @@ func cueScore(res []*regexp.Regexp, s sentence) float64 {
 		}
 	}
 	return n + float64(min(s.terms, 20))/20
-}
-
-// answered reports whether one of the next two turns by someone else
-// settles the question with a decision cue.
-func answered(turns []Turn, i int) bool {
-	seen := 0
-	for j := i + 1; j < len(turns) && seen < 2; j++ {
-		if turns[j].Speaker == turns[i].Speaker {
-			continue
-		}
-		seen++
-		if s := newSentence(turns[j].Text); anyMatch(decisionCues, s.norm) && !anyMatch(openCues, s.norm) {
-			return true
-		}
-	}
-	return false
 }
 
 // owner picks the owner of an action item among the speakers: for a

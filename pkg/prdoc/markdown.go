@@ -17,7 +17,11 @@ func Markdown(d Document) string {
 		b.WriteString("_No topics._\n")
 	}
 	for i, a := range d.Agenda {
-		fmt.Fprintf(&b, "%d. **%s** (turns %d–%d)", i+1, inline(a.Title), a.StartSeq, a.EndSeq)
+		fmt.Fprintf(&b, "%d. **%s** (turns %d–%d", i+1, inline(a.Title), a.StartSeq, a.EndSeq)
+		if a.EndMS > 0 {
+			fmt.Fprintf(&b, ", %s–%s", clock(a.StartMS), clock(a.EndMS))
+		}
+		b.WriteString(")")
 		if a.Summary != "" {
 			fmt.Fprintf(&b, " — %s", inline(a.Summary))
 		}
@@ -91,3 +95,12 @@ var inlineEscaper = strings.NewReplacer(
 )
 
 func inline(s string) string { return strings.TrimSpace(inlineEscaper.Replace(s)) }
+
+// clock formats a meeting offset as h:mm:ss or m:ss.
+func clock(ms int64) string {
+	s := ms / 1000
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}

@@ -56,10 +56,6 @@ const (
 	// path holds to refine it: a longer item is refined a window at a
 	// time, so its sub-items may differ from the in-memory path's.
 	RefineWindowTurns = 5000
-	// maxLookahead is the most turns the streamed cue rules wait for
-	// after a turn to find who answers it (two turns by someone else and
-	// the next three turns suffice otherwise).
-	maxLookahead = 256
 )
 
 // ExtractStream builds the same document as Extract on the same turns,
@@ -77,7 +73,8 @@ func (l *Local) ExtractStream(ctx context.Context, in StreamInput) (Document, er
 	if err != nil {
 		return Document{}, err
 	}
-	sink := newItemSink(sc.speakers)
+	sink := l.newItemSink(sc.speakers)
+	sink.turns = sc.n
 	lessons := newLessonSink(meetingLabel(Input{MeetingID: in.MeetingID, MeetingTitle: in.MeetingTitle, Date: in.Date}))
 	var win []Turn
 	drain := func(all bool) {
@@ -103,24 +100,9 @@ func streamedInput(in StreamInput, lessons []string) Input {
 }
 
 // lookaheadDone reports whether win holds enough turns after win[0] for
-// the cue rules: the next three (a request's owner) and two by other
-// speakers (an answer to a question), or maxLookahead turns.
+// the cue rules: the next lookTurns.
 func lookaheadDone(win []Turn) bool {
-	if len(win) >= maxLookahead {
-		return true
-	}
-	if len(win) < 4 {
-		return false
-	}
-	others := 0
-	for _, t := range win[1:] {
-		if t.Speaker != win[0].Speaker {
-			if others++; others == 2 {
-				return true
-			}
-		}
-	}
-	return false
+	return len(win) > lookTurns
 }
 
 // scanned is what the first read of the turns finds.
@@ -189,6 +171,7 @@ func streamAgenda(ctx context.Context, in StreamInput, sc scanned, seg meetingct
 			}
 			ag.df[w]++
 		}
+		retitle(&it, span)
 		if onItem != nil {
 			onItem(it, span)
 		}

@@ -62,6 +62,10 @@ type AgendaItem struct {
 	Keywords []string `json:"keywords"`
 	StartSeq int      `json:"start_seq"`
 	EndSeq   int      `json:"end_seq"`
+	// StartMS and EndMS are when the item's first turn started and its
+	// last one ended (the local extractor's agenda).
+	StartMS int64 `json:"start_ms,omitempty"`
+	EndMS   int64 `json:"end_ms,omitempty"`
 	// TopicID is the L1 topic's id; empty for items built from turns
 	// that no topic covered yet.
 	TopicID string `json:"topic_id,omitempty"`
@@ -106,11 +110,12 @@ type Extractor interface {
 	Extract(ctx context.Context, in Input) (Document, error)
 }
 
-// Limits on what a Document holds.
+// Limits on what a Document holds: the local extractor's default caps
+// (LocalOptions) and the cut of an item's text.
 const (
-	MaxDecisions     = 30
-	MaxActionItems   = 30
-	MaxOpenQuestions = 20
+	MaxDecisions     = 5
+	MaxActionItems   = 10
+	MaxOpenQuestions = 5
 	// MaxItemRunes cuts the text of one decision, action item or question.
 	MaxItemRunes = 300
 )

@@ -41,6 +41,9 @@ type Options struct {
 	Limit int
 	// MinShared is how many keywords a match needs (default 1).
 	MinShared int
+	// MaxDecisions caps the decisions of the local extractor and the
+	// cue-only baseline (default prdoc.MaxDecisions).
+	MaxDecisions int
 	// Progress gets one line per meeting; nil for none.
 	Progress io.Writer
 }
@@ -64,6 +67,9 @@ type MeetingResult struct {
 	Actions   int
 	Questions int
 	Topics    []TopicResult
+	// DecisionRuns are the decision lists scored against the meeting's
+	// decision queries, the local extractor's first, then the baselines'.
+	DecisionRuns []DecisionRun
 }
 
 // Matched counts the meeting's matched topics.
@@ -100,6 +106,9 @@ func Run(ctx context.Context, dir string, o Options) (Report, error) {
 	if o.MinShared <= 0 {
 		o.MinShared = 1
 	}
+	if o.MaxDecisions <= 0 {
+		o.MaxDecisions = prdoc.MaxDecisions
+	}
 	files, err := meetingFiles(dir, o)
 	if err != nil {
 		return Report{}, err
@@ -110,14 +119,14 @@ func Run(ctx context.Context, dir string, o Options) (Report, error) {
 		if err != nil {
 			return rep, err
 		}
-		res, err := evalMeeting(ctx, m, o.MinShared)
+		res, err := evalMeeting(ctx, m, o)
 		if err != nil {
 			return rep, fmt.Errorf("meeting %s: %w", m.Name, err)
 		}
 		rep.Meetings = append(rep.Meetings, res)
 		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "%s: %d turns, %d agenda items, %d/%d annotated topics matched\n",
-				res.Name, res.Turns, res.Agenda, res.Matched(), len(res.Topics))
+			fmt.Fprintf(o.Progress, "%s: %d turns, %d agenda items, %d/%d annotated topics matched, %d/%d decision queries cited\n",
+				res.Name, res.Turns, res.Agenda, res.Matched(), len(res.Topics), res.DecisionRuns[0].Hits, res.DecisionRuns[0].Queries)
 		}
 	}
 	return rep, nil
@@ -157,6 +166,17 @@ const chunk = 25
 // PR input (turns and topic snapshot) and document. spoken maps turn seqs
 // to QMSum turn indices.
 func Build(ctx context.Context, m *qmsum.Meeting) (prdoc.Input, prdoc.Document, []int, error) {
+	in, err := BuildInput(ctx, m)
+	if err != nil {
+		return in, prdoc.Document{}, nil, err
+	}
+	doc, err := prdoc.NewLocal().Extract(ctx, in)
+	return in, doc, qmsum.SpokenTurns(m), err
+}
+
+// BuildInput runs a QMSum meeting through the local context engine and
+// returns the PR input: its turns and topic snapshot.
+func BuildInput(ctx context.Context, m *qmsum.Meeting) (prdoc.Input, error) {
 	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
 		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(),
 		Embedder: local.NewEmbedder(64), Store: nopTopicStore{},
@@ -173,34 +193,39 @@ func Build(ctx context.Context, m *qmsum.Meeting) (prdoc.Input, prdoc.Document, 
 	}
 	for s := 0; s < len(turns); s += chunk {
 		if _, err := mgr.Apply(turns[s:min(s+chunk, len(turns))]); err != nil {
-			return in, prdoc.Document{}, nil, err
+			return in, err
 		}
 		mgr.WaitL1(ctx, time.Minute)
 	}
 	mgr.Flush()
 	if !mgr.WaitL1(ctx, 5*time.Minute) {
-		return in, prdoc.Document{}, nil, fmt.Errorf("topics not done after 5m")
+		return in, fmt.Errorf("topics not done after 5m")
 	}
 	for _, t := range mgr.Snapshot().Topics {
 		in.Topics = append(in.Topics, prdoc.Topic{ID: t.ID, Title: t.Title, Summary: t.Summary, Keywords: t.Keywords, StartSeq: t.StartSeq, EndSeq: t.EndSeq})
 	}
-	doc, err := prdoc.NewLocal().Extract(ctx, in)
-	return in, doc, qmsum.SpokenTurns(m), err
+	return in, nil
 }
 
-func evalMeeting(ctx context.Context, m *qmsum.Meeting, minShared int) (MeetingResult, error) {
-	in, doc, spoken, err := Build(ctx, m)
+func evalMeeting(ctx context.Context, m *qmsum.Meeting, o Options) (MeetingResult, error) {
+	in, err := BuildInput(ctx, m)
 	if err != nil {
 		return MeetingResult{}, err
 	}
+	doc, err := prdoc.NewLocalWith(prdoc.LocalOptions{MaxDecisions: o.MaxDecisions}).Extract(ctx, in)
+	if err != nil {
+		return MeetingResult{}, err
+	}
+	spoken := qmsum.SpokenTurns(m)
 	res := MeetingResult{
 		Name: m.Name, Turns: len(in.Turns), Agenda: len(doc.Agenda),
 		Decisions: len(doc.Decisions), Actions: len(doc.ActionItems), Questions: len(doc.OpenQuestions),
 	}
 	for _, t := range m.Topics {
-		res.Topics = append(res.Topics, matchTopic(t, doc.Agenda, spoken, minShared))
+		res.Topics = append(res.Topics, matchTopic(t, doc.Agenda, spoken, o.MinShared))
 	}
-	return res, nil
+	res.DecisionRuns, err = decisionRuns(ctx, m, in, doc, spoken, o.MaxDecisions)
+	return res, err
 }
 
 // matchTopic finds the agenda item overlapping the topic's spans that
@@ -279,6 +304,7 @@ func (r Report) Markdown(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nAgenda coverage: %d/%d annotated topics = %.1f%% (a topic matches when an agenda item overlapping its turns shares >= %d keyword(s) with it)\n",
 		matched, total, pct, r.MinShared)
+	r.decisionsMarkdown(w)
 	for _, m := range r.Meetings {
 		for _, t := range m.Topics {
 			mark := "miss"

@@ -30,7 +30,7 @@ type command struct {
 func commands() []command {
 	return []command{replayCommand(), contextCommand(), apikeyCommand(), migrateCommand(), benchIngestCommand(), benchContextCommand(), benchAskCommand(), askCommand(), prCommand(), evalCommand(),
 		startCommand(), searchCommand(), exportCommand(), compressCommand(), mcpCommand(), benchMemoryCommand(),
-		evalPRCommand(), trainRetrievalCommand(), trainAnswersCommand(), benchPRCommand(), loadCommand(), fakeLLMCommand(), securityCheckCommand()}
+		evalPRCommand(), trainRetrievalCommand(), trainAnswersCommand(), trainDecisionsCommand(), benchPRCommand(), loadCommand(), fakeLLMCommand(), securityCheckCommand()}
 }
 
 // Run executes the command line args (without the program name). Output

@@ -18,7 +18,7 @@ func evalPRCommand() command {
 	return command{
 		name:    "eval-pr",
 		summary: "score the PR agenda (local provider, no services) against QMSum's annotated topics by keyword overlap",
-		usage:   "mithubctl eval-pr DIR [--limit 5] [--meetings Bed002,ES2006a] [--min-shared 1]",
+		usage:   "mithubctl eval-pr DIR [--limit 5] [--meetings Bed002,ES2006a] [--min-shared 1] [--max-decisions 5]",
 		flags: func() *flag.FlagSet {
 			var c evalPRConfig
 			return evalPRFlags(&c)
@@ -32,6 +32,7 @@ func evalPRFlags(c *evalPRConfig) *flag.FlagSet {
 	fs.IntVar(&c.Opts.Limit, "limit", 5, "meetings to take from DIR in name order, when --meetings is not given")
 	fs.StringVar(&c.Meetings, "meetings", "", "comma-separated meeting names to use instead")
 	fs.IntVar(&c.Opts.MinShared, "min-shared", 1, "keywords an agenda item must share with a topic to match it")
+	fs.IntVar(&c.Opts.MaxDecisions, "max-decisions", 0, "cap on decisions per meeting (0: the extractor default)")
 	return fs
 }
 

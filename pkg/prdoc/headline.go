@@ -1,0 +1,114 @@
+package prdoc
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mithub/mithub/pkg/textutil"
+)
+
+// Agenda titles that read like a heading. The topic segmenter names a
+// topic by its key terms ("tango mode · afterwards · sign"); an agenda
+// item is titled instead with a key phrase of its most central sentence:
+// the sentence whose content terms are the most frequent in the item, and
+// in it the run of two to maxHeadlineWords consecutive content words with
+// the highest total frequency. An item with no such run keeps its title.
+
+const (
+	maxHeadlineWords = 5
+	// minHeadlineTF is how often a word of the heading occurs in the item.
+	minHeadlineTF = 3
+)
+
+// headlineStop are words that make no heading: discourse, pronouns and
+// common verbs the search stop list keeps.
+var headlineStop = textutilSet("about whether other thing things something anything everything stuff lot bit way actually said say says saw see seen used use using going want need make made guess maybe probably basically course fine good great sure little much many well okay also already still even just thing point idea question problem sense time times first second next last people person she they anyway mean means now understand remember talking done doing reading three four five thirty quite always sorta start off easy really give gives may might wanna gonna", "그냥 이제 그런 이런 저런 그게 이게 거기 여기 진짜 정말 많이 약간 일단 혹시 아마")
+
+func textutilSet(lists ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, l := range lists {
+		for _, w := range strings.Fields(l) {
+			m[w] = true
+		}
+	}
+	return m
+}
+
+// headline returns the heading of the item made of turns (those outside
+// from..to are ignored), or "" when none is found.
+func headline(turns []Turn, from, to int) string {
+	tf := map[string]int{}
+	var cands []sentence
+	for _, t := range turns {
+		if t.Seq < from || t.Seq > to {
+			continue
+		}
+		for _, s := range sentences(t.Text) {
+			for _, w := range textutil.Terms(nil, s.text) {
+				tf[w]++
+			}
+			if s.terms >= 3 && !s.isQuestion() && len(strings.Fields(s.text)) <= 40 {
+				cands = append(cands, s)
+			}
+		}
+	}
+	best, bestScore := "", 0.0
+	for _, s := range cands {
+		sum := 0
+		for _, w := range textutil.Terms(nil, s.text) {
+			sum += tf[w] - 1
+		}
+		score := float64(sum) / float64(s.terms)
+		if phrase := keyPhrase(s.text, tf); phrase != "" && score > bestScore {
+			best, bestScore = phrase, score
+		}
+	}
+	return best
+}
+
+// keyPhrase is the run of consecutive content words of text with the
+// highest total frequency in tf, two to maxHeadlineWords words long.
+func keyPhrase(text string, tf map[string]int) string {
+	var (
+		best      []string
+		bestScore int
+		run       []string
+		runScore  []int
+	)
+	consider := func() {
+		for i := range run {
+			for j := i + 2; j <= len(run) && j-i <= maxHeadlineWords; j++ {
+				sc := 0
+				for _, v := range runScore[i:j] {
+					sc += v
+				}
+				if sc > bestScore {
+					best, bestScore = run[i:j], sc
+				}
+			}
+		}
+		run, runScore = nil, nil
+	}
+	for _, w := range strings.Fields(text) {
+		word := strings.Trim(w, ",.;:!?\"'()")
+		terms := textutil.Terms(nil, word)
+		if len(terms) != 1 || utf8.RuneCountInString(terms[0]) < 3 && !hasHangul(word) || tf[terms[0]] < minHeadlineTF || headlineStop[terms[0]] || strings.ContainsAny(word, "'’") {
+			consider()
+			continue
+		}
+		run = append(run, word)
+		runScore = append(runScore, tf[terms[0]])
+		if word != w {
+			consider() // punctuation ends the phrase
+		}
+	}
+	consider()
+	if len(best) == 0 {
+		return ""
+	}
+	out := append([]string(nil), best...)
+	if last := out[len(out)-1]; hasHangul(last) {
+		out[len(out)-1] = textutil.StripParticle(last)
+	}
+	return upperFirst(strings.Join(out, " "))
+}

@@ -1,0 +1,126 @@
+package prdoc_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mithub/mithub/pkg/prdoc"
+)
+
+// A proposal another speaker agrees to is a decision, in English and
+// Korean; the same proposal met with something else is not.
+func TestLocalDecisionAgreedProposal(t *testing.T) {
+	tests := []struct {
+		name    string
+		give    []string
+		wantSeq int // -1 for no decision
+	}{
+		{"english agreed", []string{"Alice: Why don't we use the rubber casing for the remote control?", "Bob: Yeah, sounds good."}, 0},
+		{"english unanswered", []string{"Alice: Why don't we use the rubber casing for the remote control?", "Bob: The weather is nice today."}, -1},
+		{"korean agreed", []string{"지영: 고무 케이스로 가는 게 어떨까요?", "민수: 좋아요, 그렇게 하죠."}, 0},
+		{"korean unanswered", []string{"지영: 고무 케이스로 가는 게 어떨까요?", "민수: 오늘 날씨가 좋네요 정말로."}, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := extract(t, prdoc.Input{Turns: turns(tt.give...)})
+			var seqs []int
+			for _, x := range d.Decisions {
+				seqs = append(seqs, x.Seq)
+			}
+			if tt.wantSeq < 0 && len(seqs) > 0 || tt.wantSeq >= 0 && !slices.Contains(seqs, tt.wantSeq) {
+				t.Errorf("decisions at %v (%+v), want at %d", seqs, d.Decisions, tt.wantSeq)
+			}
+		})
+	}
+}
+
+// Decisions are capped (default and configured) and spread over the
+// meeting: of two equal clusters of decisions, a cap of two keeps one of
+// each.
+func TestLocalDecisionsCappedAndSpread(t *testing.T) {
+	var lines []string
+	for i := range 200 {
+		if i < 6 || i >= 150 && i < 156 {
+			lines = append(lines, fmt.Sprintf("P%d: We decided to ship feature number %d in the spring release.", i%3, i))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("P%d: The chart on slide %d shows last quarter's numbers.", i%3, i))
+	}
+	if d := extract(t, prdoc.Input{Turns: turns(lines...)}); len(d.Decisions) < 2 || len(d.Decisions) > prdoc.MaxDecisions {
+		t.Errorf("%d decisions, want 2 to the default cap %d", len(d.Decisions), prdoc.MaxDecisions)
+	}
+	d, err := prdoc.NewLocalWith(prdoc.LocalOptions{MaxDecisions: 2}).Extract(t.Context(), prdoc.Input{Turns: turns(lines...)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Decisions) != 2 || d.Decisions[0].Seq >= 6 || d.Decisions[1].Seq < 150 {
+		t.Errorf("decisions %+v, want one of turns 0-5 and one of turns 150-155", d.Decisions)
+	}
+}
+
+// Open questions leave out trivial ones, ones answered with content by
+// another speaker (a follow-up question is no answer), and stay capped.
+func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
+	d := extract(t, prdoc.Input{Turns: turns(
+		"Alice: S so any any questions?",
+		"Bob: Which vendor supplies the replacement batteries for the prototype?",
+		"Carol: How much does the casing cost per unit?",
+		"Alice: The casing costs about two euros per unit from the current supplier.",
+		"Bob: Who will present the marketing report at the board meeting?",
+		"Carol: Is that right?",
+		"민수: 예산 승인은 누가 최종적으로 하나요?",
+		"지영: 예산 승인은 재무팀 팀장님이 최종적으로 합니다.",
+		"지영: 출시 일정은 고객 지원팀과 언제 공유하나요?",
+	)})
+	var texts []string
+	for _, q := range d.OpenQuestions {
+		texts = append(texts, q.Text)
+	}
+	want := []string{
+		"Which vendor supplies the replacement batteries for the prototype?",
+		"Who will present the marketing report at the board meeting?",
+		"출시 일정은 고객 지원팀과 언제 공유하나요?",
+	}
+	if !slices.Equal(texts, want) {
+		t.Errorf("open questions = %q\nwant %q", texts, want)
+	}
+
+	var many []string
+	for i := range 9 {
+		many = append(many, fmt.Sprintf("P%d: What colour should prototype number %d of the casing have?", i, i))
+	}
+	if d := extract(t, prdoc.Input{Turns: turns(many...)}); len(d.OpenQuestions) != prdoc.MaxOpenQuestions {
+		t.Errorf("%d open questions, want the cap %d", len(d.OpenQuestions), prdoc.MaxOpenQuestions)
+	}
+}
+
+// An action item is cleaned, trimmed to its commitment clause and listed
+// once.
+func TestLocalActionItemText(t *testing.T) {
+	tests := []struct {
+		name string
+		give []string
+		want string
+	}{
+		{"english clause", []string{"Bob: Okay, so, um, as for the remote, I'll send the updated drawings to Alice by Friday, and then we can see what happens with the rest of the budget."},
+			"I'll send the updated drawings to Alice by Friday"},
+		{"markers and repeats", []string{"Bob: I {disfmarker} I I'll check the the microphone settings {vocalsound} before the next recording."},
+			"I'll check the microphone settings before the next recording."},
+		{"korean fillers", []string{"민수: 음, 어, 제가 다음 주 월요일까지 견적서를 정리하겠습니다."}, "제가 다음 주 월요일까지 견적서를 정리하겠습니다."},
+		{"duplicate", []string{"Bob: I'll send the updated drawings to Alice by Friday.", "Alice: Thanks.", "Bob: I'll send the updated drawings to Alice by Friday."},
+			"I'll send the updated drawings to Alice by Friday."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(tt.give...)})
+			if len(d.ActionItems) != 1 || d.ActionItems[0].Text != tt.want {
+				t.Fatalf("action items = %+v, want one: %q", d.ActionItems, tt.want)
+			}
+			if strings.Contains(d.ActionItems[0].Text, "\n") {
+				t.Errorf("action item spans lines: %q", d.ActionItems[0].Text)
+			}
+		})
+	}
+}

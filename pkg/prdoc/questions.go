@@ -1,0 +1,45 @@
+package prdoc
+
+import (
+	"regexp"
+	"slices"
+
+	"github.com/mithub/mithub/pkg/textutil"
+)
+
+// answerTurns is how many turns after a question its answer is looked for
+// in.
+const answerTurns = 4
+
+// trivialQuestionRE matches questions that ask nothing about the
+// meeting's subject: procedure, backchannel and tag questions.
+var trivialQuestionRE = regexp.MustCompile(`^(so\s+)?(any|are there any|do you have any|anyone have any|any other|any more|anything else|any comments|any thoughts)\b|\b(questions|any comments|anything else)\s*\?$|^(is that|was that|does that|did that|isn't it|is it|right|okay|ok|really|sorry|pardon|huh|yeah|what|why not|like what|how so|you know|can you hear me)\b[^a-z]*\??$|^(what|who|where|how)('s| is| was)?\s+(that|this|it|he|she)\s*\?$|(질문|의견)\s*(있|없)|그렇죠\s*\?|맞죠\s*\?|그래요\s*\?`)
+
+// openQuestion reports whether a question asks about the meeting's
+// subject: three content terms or more and not trivial.
+func openQuestion(s sentence) bool {
+	return s.terms >= 3 && !trivialQuestionRE.MatchString(s.norm)
+}
+
+// answered reports whether the question s of turns[i] is answered in the
+// next answerTurns turns: another speaker says a sentence that is no
+// question, has three content terms or more and shares one with it.
+func answered(turns []Turn, i int, s sentence) bool {
+	q := termSet(s.text)
+	for j := i + 1; j < len(turns) && j <= i+answerTurns; j++ {
+		if turns[j].Speaker == turns[i].Speaker {
+			continue
+		}
+		for _, r := range sentences(turns[j].Text) {
+			if r.terms < 3 || r.isQuestion() {
+				continue
+			}
+			for _, w := range textutil.Terms(nil, r.text) {
+				if _, ok := slices.BinarySearch(q, w); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
