@@ -87,9 +87,9 @@ train-decisions: ## rebuild pkg/prdoc/decision_model.json (the local PR extracto
 	$(call need_qmsum,train)
 	$(GO) run ./services/mithubctl/cmd/mithubctl train-decisions "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/prdoc/decision_model.json
 
-eval-pr: build ## PR agenda vs QMSum annotated topics (keyword overlap), 5 val meetings, local provider
+eval-pr: build ## PR quality on QMSum val (local provider): agenda coverage of the annotated topics, decision recall beside baselines, items per meeting
 	$(call need_qmsum,val)
-	bin/mithubctl eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 5
+	bin/mithubctl eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 100
 
 train: ## rebuild the local provider's topic boundary model (pkg/llm/local/model/boundary.json) from the QMSum train split; deterministic
 	$(call need_qmsum,train)

@@ -158,6 +158,16 @@ func (nopTopicStore) SaveTopics(context.Context, string, string, int, []meetingc
 	return nil
 }
 
+// replayedTurns serves the end-of-meeting pass the turns replayed.
+type replayedTurns []meetingctx.Turn
+
+func (r replayedTurns) LoadTurns(_ context.Context, _, _ string, upTo int) ([]meetingctx.Turn, error) {
+	if upTo >= len(r) {
+		return nil, fmt.Errorf("turn %d not replayed (%d turns)", upTo, len(r))
+	}
+	return r[:upTo+1], nil
+}
+
 // chunk is how many turns are applied at a time, as the realtime worker's
 // batches would be.
 const chunk = 25
@@ -177,12 +187,6 @@ func Build(ctx context.Context, m *qmsum.Meeting) (prdoc.Input, prdoc.Document, 
 // BuildInput runs a QMSum meeting through the local context engine and
 // returns the PR input: its turns and topic snapshot.
 func BuildInput(ctx context.Context, m *qmsum.Meeting) (prdoc.Input, error) {
-	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
-		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(),
-		Embedder: local.NewEmbedder(64), Store: nopTopicStore{},
-	})
-	defer eng.Close(time.Minute)
-	mgr := meetingctx.New("eval", m.Name, meetingctx.Config{}, eng)
 	utts := qmsum.Utterances(m, m.Name)
 	in := prdoc.Input{MeetingID: m.Name, MeetingTitle: m.Name, Date: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)}
 	turns := make([]meetingctx.Turn, len(utts))
@@ -191,13 +195,21 @@ func BuildInput(ctx context.Context, m *qmsum.Meeting) (prdoc.Input, error) {
 			Text: u.Text, StartMS: u.StartMS, EndMS: u.EndMS}
 		in.Turns = append(in.Turns, prdoc.Turn{ID: int64(i + 1), Seq: i, Speaker: u.SpeakerName, Text: u.Text, StartMS: u.StartMS, EndMS: u.EndMS})
 	}
+	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
+		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(),
+		Embedder: local.NewEmbedder(64), Store: nopTopicStore{}, Turns: replayedTurns(turns),
+	})
+	defer eng.Close(time.Minute)
+	mgr := meetingctx.New("eval", m.Name, meetingctx.Config{}, eng)
 	for s := 0; s < len(turns); s += chunk {
 		if _, err := mgr.Apply(turns[s:min(s+chunk, len(turns))]); err != nil {
 			return in, err
 		}
 		mgr.WaitL1(ctx, time.Minute)
 	}
-	mgr.Flush()
+	// Ended, as a meeting is when its PR is generated: the topics are the
+	// end-of-meeting pass's.
+	mgr.Finish()
 	if !mgr.WaitL1(ctx, 5*time.Minute) {
 		return in, fmt.Errorf("topics not done after 5m")
 	}
