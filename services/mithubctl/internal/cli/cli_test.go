@@ -94,6 +94,10 @@ func TestUsageErrors(t *testing.T) {
 		{name: "apikey unknown subcommand", give: []string{"apikey", "delete"}, wantErr: `unknown subcommand "delete"`},
 		{name: "apikey without tenant", give: []string{"apikey", "create"}, wantErr: "apikey: --tenant is required"},
 		{name: "help unknown", give: []string{"help", "nope"}, wantErr: `help: unknown command "nope"`},
+		{name: "train-answers without dir", give: []string{"train-answers"}, wantErr: "train-answers: a QMSum directory is required, e.g. ../shared/data/qmsum/train"},
+		{name: "train-decisions flags only", give: []string{"train-decisions", "--out", "x.json"}, wantErr: "train-decisions: a QMSum directory is required"},
+		{name: "train-retrieval bad flag", give: []string{"train-retrieval", "dir", "--speed", "2"}, wantErr: "flag provided but not defined: -speed"},
+		{name: "eval-pr without dir", give: []string{"eval-pr"}, wantErr: "eval-pr: a QMSum directory is required, e.g. ../shared/data/qmsum/val"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

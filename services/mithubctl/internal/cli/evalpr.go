@@ -39,16 +39,11 @@ func evalPRFlags(c *evalPRConfig) *flag.FlagSet {
 // runEvalPR takes the directory first, then flags.
 func runEvalPR(ctx context.Context, e *env, args []string) error {
 	var c evalPRConfig
-	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
-		if err := parseFlags(evalPRFlags(&c), args); err != nil {
-			return err
-		}
-		return usageErrorf("eval-pr", "a QMSum directory is required, e.g. ../shared/data/qmsum/val")
-	}
-	c.Dir = args[0]
-	if err := parseFlags(evalPRFlags(&c), args[1:]); err != nil {
+	dir, err := parseDirAndFlags("eval-pr", "val", evalPRFlags(&c), args)
+	if err != nil {
 		return err
 	}
+	c.Dir = dir
 	if c.Opts.Limit < 1 || c.Opts.MinShared < 1 {
 		return usageErrorf("eval-pr", "--limit and --min-shared must be at least 1")
 	}

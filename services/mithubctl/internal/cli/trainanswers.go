@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 
 	"github.com/mithub/mithub/services/mithubctl/internal/answertrain"
 )
@@ -39,16 +38,11 @@ func trainAnswersFlags(c *trainAnswersConfig) *flag.FlagSet {
 
 func runTrainAnswers(_ context.Context, e *env, args []string) error {
 	var c trainAnswersConfig
-	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
-		if err := parseFlags(trainAnswersFlags(&c), args); err != nil {
-			return err
-		}
-		return usageErrorf("train-answers", "a QMSum directory is required, e.g. ../shared/data/qmsum/train")
-	}
-	c.Dir = args[0]
-	if err := parseFlags(trainAnswersFlags(&c), args[1:]); err != nil {
+	dir, err := parseDirAndFlags("train-answers", "train", trainAnswersFlags(&c), args)
+	if err != nil {
 		return err
 	}
+	c.Dir = dir
 	if c.Opts.Limit < 0 || c.Opts.Steps < 1 || c.Opts.Turns < 1 || c.Opts.Turns > 100 {
 		return usageErrorf("train-answers", "--limit >= 0, --steps >= 1, --turns 1..100")
 	}
@@ -64,9 +58,5 @@ func runTrainAnswers(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.Out == "" {
-		_, err = e.stdout.Write(b)
-		return err
-	}
-	return os.WriteFile(c.Out, b, 0o644)
+	return writeOut(e, c.Out, b)
 }

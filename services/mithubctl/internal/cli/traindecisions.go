@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"flag"
-	"os"
 
 	"github.com/mithub/mithub/services/mithubctl/internal/decisiontrain"
 )
@@ -34,16 +33,11 @@ func trainDecisionsFlags(c *trainDecisionsConfig) *flag.FlagSet {
 
 func runTrainDecisions(ctx context.Context, e *env, args []string) error {
 	var c trainDecisionsConfig
-	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
-		if err := parseFlags(trainDecisionsFlags(&c), args); err != nil {
-			return err
-		}
-		return usageErrorf("train-decisions", "a QMSum directory is required, e.g. ../shared/data/qmsum/train")
-	}
-	c.Dir = args[0]
-	if err := parseFlags(trainDecisionsFlags(&c), args[1:]); err != nil {
+	dir, err := parseDirAndFlags("train-decisions", "train", trainDecisionsFlags(&c), args)
+	if err != nil {
 		return err
 	}
+	c.Dir = dir
 	d, err := decisiontrain.Load(ctx, c.Dir, e.stderr)
 	if err != nil {
 		return err
@@ -52,9 +46,5 @@ func runTrainDecisions(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.Out == "" {
-		_, err = e.stdout.Write(b)
-		return err
-	}
-	return os.WriteFile(c.Out, b, 0o644)
+	return writeOut(e, c.Out, b)
 }

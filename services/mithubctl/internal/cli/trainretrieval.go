@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/services/mithubctl/internal/turntrain"
@@ -42,16 +43,11 @@ func trainRetrievalFlags(c *trainRetrievalConfig) *flag.FlagSet {
 
 func runTrainRetrieval(ctx context.Context, e *env, args []string) error {
 	var c trainRetrievalConfig
-	if len(args) == 0 || len(args[0]) > 0 && args[0][0] == '-' {
-		if err := parseFlags(trainRetrievalFlags(&c), args); err != nil {
-			return err
-		}
-		return usageErrorf("train-retrieval", "a QMSum directory is required, e.g. ../shared/data/qmsum/train")
-	}
-	c.Dir = args[0]
-	if err := parseFlags(trainRetrievalFlags(&c), args[1:]); err != nil {
+	dir, err := parseDirAndFlags("train-retrieval", "train", trainRetrievalFlags(&c), args)
+	if err != nil {
 		return err
 	}
+	c.Dir = dir
 	if c.Opts.Limit < 0 || c.Opts.Window < 1 || c.Opts.Window > 50 || c.Rounds < 1 {
 		return usageErrorf("train-retrieval", "--limit >= 0, --window 1..50, --rounds >= 1")
 	}
@@ -68,9 +64,28 @@ func runTrainRetrieval(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.Out == "" {
-		_, err = e.stdout.Write(b)
+	return writeOut(e, c.Out, b)
+}
+
+// parseDirAndFlags reads the command line of a command that takes a
+// QMSum directory (an example split named in the error) then flags;
+// flags alone (such as -h) are parsed first so they answer as usual.
+func parseDirAndFlags(name, split string, fs *flag.FlagSet, args []string) (string, error) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		if err := parseFlags(fs, args); err != nil {
+			return "", err
+		}
+		return "", usageErrorf(name, "a QMSum directory is required, e.g. ../shared/data/qmsum/%s", split)
+	}
+	return args[0], parseFlags(fs, args[1:])
+}
+
+// writeOut writes a trained model to path, or to standard output when
+// path is empty.
+func writeOut(e *env, path string, b []byte) error {
+	if path == "" {
+		_, err := e.stdout.Write(b)
 		return err
 	}
-	return os.WriteFile(c.Out, b, 0o644)
+	return os.WriteFile(path, b, 0o644)
 }
