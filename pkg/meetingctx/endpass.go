@@ -93,11 +93,7 @@ func (m *Manager) endPass() {
 		m.dirty = true
 	}
 	m.mu.Unlock()
-
-	m.embedMissing()
-	m.mergeOverCap()
-	m.embedMissing()
-	m.save()
+	m.settleTopics()
 	log.Info("end-of-meeting pass", "last_seq", upTo, "live_topics", len(old), "topics", len(topics))
 }
 

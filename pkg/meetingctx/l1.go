@@ -234,7 +234,12 @@ func (m *Manager) processChunk(in SegmentInput) {
 	}
 	m.dirty = true
 	m.mu.Unlock()
+	m.settleTopics()
+}
 
+// settleTopics follows a change of the topics: embeds the new ones,
+// merges over the cap, saves, and wakes those waiting for L1 progress.
+func (m *Manager) settleTopics() {
 	m.embedMissing()
 	m.mergeOverCap()
 	m.embedMissing()
