@@ -19,7 +19,10 @@
 //     the word again with a clitic ("it it's");
 //   - immediate repetitions of a word or of a run of two or three words
 //     ("the the", "in the in the", "그 그"), compared without case and
-//     punctuation; the last copy stays.
+//     punctuation; the last copy stays (numbers are not repetitions:
+//     "5 5" stays);
+//   - "you know" and "I mean" set off by commas ("there'll be, you know,
+//     M-one O seven").
 //
 // and then tidies commas and spaces and capitalises each sentence's first
 // letter.
@@ -103,6 +106,10 @@ func Clean(text string) string {
 	toks = dropFillers(toks)
 	toks = dropFalseStarts(toks)
 	toks = dropRepeats(toks)
+	// Once repeats are gone a false start may stand before its word
+	// ("I I I'll" → "I I'll").
+	toks = dropFalseStarts(toks)
+	toks = dropAsides(toks)
 	var b strings.Builder
 	for i, t := range toks {
 		if i > 0 {
@@ -170,11 +177,63 @@ func dropRepeats(toks []token) []token {
 
 func repeated(a, b []token) bool {
 	for k := range a {
-		if a[k].core == "" || a[k].core != b[k].core {
+		if a[k].core == "" || a[k].core != b[k].core || digits(a[k].core) {
 			return false
 		}
 	}
 	return !endsSentence(a[len(a)-1].text)
+}
+
+func digits(s string) bool {
+	for _, r := range s {
+		if !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// asides are phrases dropped when set off by commas.
+var asides = [][2]string{{"you", "know"}, {"i", "mean"}}
+
+// dropAsides drops an aside that follows a comma (or starts the text)
+// and ends with a comma or a sentence end; the punctuation after it
+// stays on the word before it.
+func dropAsides(toks []token) []token {
+	out := toks[:0:0]
+	for i := 0; i < len(toks); {
+		if tail, ok := asideAt(toks, i); ok {
+			if tail != "," && len(out) > 0 {
+				// "…be, you know." → "…be."
+				last := &out[len(out)-1]
+				last.text = strings.TrimSuffix(last.text, ",") + tail
+			}
+			i += 2
+			continue
+		}
+		out = append(out, toks[i])
+		i++
+	}
+	return out
+}
+
+// asideAt reports whether toks[i:i+2] is an aside set off by commas, and
+// the punctuation that ends it.
+func asideAt(toks []token, i int) (string, bool) {
+	if i+1 >= len(toks) || i > 0 && !strings.HasSuffix(toks[i-1].text, ",") {
+		return "", false
+	}
+	end := toks[i+1].text
+	tail := end[len(strings.TrimRight(end, ",.?!")):]
+	if tail == "" {
+		return "", false
+	}
+	for _, a := range asides {
+		if toks[i].core == a[0] && toks[i+1].core == a[1] {
+			return tail, true
+		}
+	}
+	return "", false
 }
 
 // removeMarkers replaces annotation markers ({...} of at most 40 bytes,

@@ -26,6 +26,14 @@ func TestClean(t *testing.T) {
 		{"korean fillers", "음 그 그 예산은 어 다음 주에 정하기로 했습니다 .", "그 예산은 다음 주에 정하기로 했습니다."},
 		{"korean false start", "그러 그러니까 일정이 일정이 밀렸어요", "그러니까 일정이 밀렸어요"},
 		{"korean repetition across marker", "배포는 {disfmarker} 배포는 금요일에 해요", "배포는 금요일에 해요"},
+		{"you know aside", "Um, so we will go through and, in the speaker ID tags there'll be, you know, M-one O seven.", "So we will go through and, in the speaker ID tags there'll be, M-one O seven."},
+		{"i mean aside ends a sentence", "That's the plan, I mean. Next", "That's the plan. Next"},
+		{"you know not an aside", "you know the answer", "You know the answer"},
+		{"numbers not repeats", "one two two three 5 5", "One two three 5 5"},
+		{"word before its contraction", "I I'll check it , we we 're done", "I'll check it, we're done"},
+		{"repeat then clitic", "I {disfmarker} I I 'll check the the settings", "I'll check the settings"},
+		{"cut-off word", "we w- we should fix it", "We should fix it"},
+		{"korean fillers with a sentence end", "음 그러면 어 다음 주까지 제가 정리하겠습니다 .", "그러면 다음 주까지 제가 정리하겠습니다."},
 	}
 	for _, c := range cases {
 		if got := Clean(c.in); got != c.want {

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mithub/mithub/pkg/cleantext"
 	"github.com/mithub/mithub/pkg/textutil"
 )
 
@@ -105,7 +106,7 @@ func sentences(text string) []sentence {
 		start int
 	)
 	emit := func(end int) {
-		s := Clean(text[start:end])
+		s := cleantext.Clean(text[start:end])
 		if s != "" {
 			out = append(out, newSentence(s))
 		}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mithub/mithub/pkg/textutil"
+	"unicode"
 )
 
 // Agenda titles that read like a heading. The topic segmenter names a
@@ -111,4 +112,13 @@ func keyPhrase(text string, tf map[string]int) string {
 		out[len(out)-1] = textutil.StripParticle(last)
 	}
 	return upperFirst(strings.Join(out, " "))
+}
+
+// upperFirst upper-cases the first letter of s.
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }
