@@ -23,6 +23,7 @@ import (
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/pkg/tasks"
+	required "github.com/mithub/mithub/pkg/testenv"
 	"github.com/mithub/mithub/services/realtime-worker/internal/config"
 	"github.com/mithub/mithub/services/realtime-worker/internal/room"
 	"github.com/mithub/mithub/services/realtime-worker/internal/testenv"
@@ -42,7 +43,7 @@ func liveKitBin(t *testing.T) string {
 	t.Helper()
 	bin, err := testenv.LiveKitBinary()
 	if errors.Is(err, testenv.ErrNoLiveKit) {
-		t.Skipf("skipping: needs a LiveKit server: set MITHUB_TEST_LIVEKIT_BIN (scripts/livekit.sh prints it): %v", err)
+		required.Missing(t, "needs a LiveKit server: set MITHUB_TEST_LIVEKIT_BIN (scripts/livekit.sh prints it): %v", err)
 	}
 	if err != nil {
 		t.Fatal(err)
