@@ -65,13 +65,25 @@ func Agenda(ctx context.Context, in Input, seg meetingctx.Segmenter) ([]AgendaIt
 	return items, nil
 }
 
-// retitle gives the item a heading from its turns (see headline) and its
-// time range; the segmenter's title stays when no heading is found.
+// retitle gives the item its time range and, when its title is not a
+// heading already (a key-term list such as "tango mode · afterwards", a
+// fallback "Topic_3_40", or none), a heading from its turns (see
+// headline); the title stays when no heading is found. A topic a model
+// titled keeps its title.
 func retitle(it *AgendaItem, turns []Turn) {
-	if h := headline(turns, it.StartSeq, it.EndSeq); h != "" {
-		it.Title = h
+	if termListTitle(it.Title) {
+		if h := headline(turns, it.StartSeq, it.EndSeq); h != "" {
+			it.Title = h
+		}
 	}
 	it.StartMS, it.EndMS = spanTimes(turns, it.StartSeq, it.EndSeq)
+}
+
+// termListTitle reports whether a title is a list of key terms or a
+// fallback name rather than a heading.
+func termListTitle(t string) bool {
+	t = strings.TrimSpace(t)
+	return t == "" || strings.Contains(t, "·") || strings.HasPrefix(t, "Topic_")
 }
 
 // KeyTerms is how many key terms Agenda adds to each item's keywords.

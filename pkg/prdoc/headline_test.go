@@ -45,3 +45,25 @@ func TestHeadline(t *testing.T) {
 		})
 	}
 }
+
+// A key-term title or a fallback name gets a heading; a title a model
+// gave (a heading already) stays.
+func TestRetitleKeepsHeadings(t *testing.T) {
+	turns := []Turn{
+		{Seq: 0, Speaker: "A", Text: "The remote control casing should be rubber.", StartMS: 0, EndMS: 1000},
+		{Seq: 1, Speaker: "B", Text: "The remote control casing costs more in plastic.", StartMS: 1000, EndMS: 2000},
+		{Seq: 2, Speaker: "A", Text: "So the remote control casing is the main question.", StartMS: 2000, EndMS: 3000},
+	}
+	for _, tt := range []struct{ give, want string }{
+		{"casing · rubber · plastic", "Remote control casing"},
+		{"Topic_0_2", "Remote control casing"},
+		{"", "Remote control casing"},
+		{"Casing material", "Casing material"},
+	} {
+		it := AgendaItem{Title: tt.give, StartSeq: 0, EndSeq: 2}
+		retitle(&it, turns)
+		if it.Title != tt.want || it.StartMS != 0 || it.EndMS != 3000 {
+			t.Errorf("retitle(%q) = %q %d-%d ms, want %q 0-3000 ms", tt.give, it.Title, it.StartMS, it.EndMS, tt.want)
+		}
+	}
+}
