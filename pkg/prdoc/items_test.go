@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/prdoc"
+	"github.com/mithub/mithub/pkg/qmsum"
 )
 
 // A proposal another speaker agrees to is a decision, in English and
@@ -122,5 +123,48 @@ func TestLocalActionItemText(t *testing.T) {
 				t.Errorf("action item spans lines: %q", d.ActionItems[0].Text)
 			}
 		})
+	}
+}
+
+// A decision someone labelled as one ("결정: …", "Decision: …") is always
+// in the list, however many better-scored decisions the meeting has and
+// however close it is to one of them.
+func TestLocalLabelledDecisionAlwaysKept(t *testing.T) {
+	utts, err := qmsum.LoadJSONL("../../examples/meetings/launch-review.jsonl", "lr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ts []prdoc.Turn
+	for i, u := range utts {
+		ts = append(ts, prdoc.Turn{ID: int64(i + 1), Seq: i, Speaker: u.SpeakerName, Text: u.Text, StartMS: u.StartMS, EndMS: u.EndMS})
+	}
+	n := len(ts)
+	for i, line := range []string{
+		"김민수: 결정: 리모컨 출시는 다음 달 첫째 주로 합니다.",
+		"Bob: Decision: the pilot stays in Berlin.",
+		"이지은: 액션 아이템: 이지은 님이 배터리 사양을 금요일까지 정리합니다.",
+	} {
+		who, text, _ := strings.Cut(line, ": ")
+		ts = append(ts, prdoc.Turn{ID: int64(n + i + 1), Seq: n + i, Speaker: who, Text: text})
+	}
+	d := extract(t, prdoc.Input{Turns: ts, Date: wednesday})
+	var got []string
+	for _, x := range d.Decisions {
+		got = append(got, x.Text)
+	}
+	if len(d.Decisions) > prdoc.MaxDecisions {
+		t.Fatalf("%d decisions, over the cap %d", len(d.Decisions), prdoc.MaxDecisions)
+	}
+	for _, want := range []string{"리모컨 출시", "pilot stays in Berlin"} {
+		if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, want) }) {
+			t.Errorf("decisions %q lack the labelled %q", got, want)
+		}
+	}
+	var actions []string
+	for _, a := range d.ActionItems {
+		actions = append(actions, a.Text)
+	}
+	if !slices.ContainsFunc(actions, func(s string) bool { return strings.Contains(s, "배터리 사양") }) {
+		t.Errorf("action items %q lack the labelled one", actions)
 	}
 }

@@ -172,6 +172,14 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 // "go with" cue.
 const explicitBonus = 0.5
 
+// labelledBonus is added to the score of a decision someone labelled as
+// one ("결정: …", "Decision: …"): it outranks every other candidate and is
+// kept however close it is to another (see decisionPicker.result).
+const labelledBonus = 100
+
+// labelRE matches a sentence that starts with a decision label.
+var labelRE = regexp.MustCompile(`^\s*(결정\s*(사항)?|합의\s*(사항)?|확정|decision|decided|agreed|resolved)\s*[:：]`)
+
 // decision reports whether s is a decision candidate and its score.
 func (k *itemSink) decision(s sentence, turns []Turn, i int) (bool, float64) {
 	if k.opts.CueOnly {
@@ -179,7 +187,13 @@ func (k *itemSink) decision(s sentence, turns []Turn, i int) (bool, float64) {
 		return ok, cueScore(decisionCues, s)
 	}
 	f, ok := decisionFeatures(s, k.prev, turns, i)
-	if !ok {
+	labelled := labelRE.MatchString(s.norm) && !s.isQuestion()
+	switch {
+	case ok && labelled:
+		return true, labelledBonus + k.opts.Model.Score(f)
+	case labelled:
+		return true, labelledBonus
+	case !ok:
 		return false, 0
 	}
 	// An explicit decision outranks what the model prefers: the QMSum

@@ -78,6 +78,9 @@ func (p *decisionPicker) result(turns int) []Decision {
 		}
 		near := false
 		for _, o := range out {
+			if c.score >= labelledBonus {
+				break
+			}
 			if float64(abs(o.Seq-c.seq)) <= gap {
 				near = true
 				break
