@@ -45,14 +45,20 @@ func (m *Manager) endPass() {
 	m.mu.Lock()
 	upTo := m.l1Cursor
 	m.endPassAt = upTo
+	turns := m.restored
+	m.restored = nil
 	m.mu.Unlock()
 
-	var turns []Turn
-	err := m.eng.call(func(ctx context.Context) error {
-		var err error
-		turns, err = m.eng.deps.Turns.LoadTurns(ctx, m.tenantID, m.meetingID, upTo)
-		return err
-	})
+	var err error
+	if len(turns) > upTo {
+		turns = turns[:upTo+1]
+	} else {
+		err = m.eng.call(func(ctx context.Context) error {
+			var err error
+			turns, err = m.eng.deps.Turns.LoadTurns(ctx, m.tenantID, m.meetingID, upTo)
+			return err
+		})
+	}
 	if err == nil && (len(turns) != upTo+1 || turns[0].Seq != 0 || turns[len(turns)-1].Seq != upTo) {
 		err = fmt.Errorf("loaded %d turns, want seq 0..%d", len(turns), upTo)
 	}

@@ -49,6 +49,7 @@ type Manager struct {
 	flush       bool          // process the partial last chunk too
 	ended       bool          // the meeting ended: run the end-of-meeting pass
 	endPassAt   int           // l1Cursor the last end-of-meeting pass covered; -1 before
+	restored    []Turn        // an ended meeting's stored turns, for its first end pass
 	dirty       bool          // topics changed since the last successful save
 	changed     chan struct{} // closed and replaced when L1 work settles
 	retired     bool          // evicted: the runner stops after its chunk
@@ -94,6 +95,10 @@ func Restore(tenantID, meetingID string, cfg Config, eng *Engine, st State) (*Ma
 	m.topics = append([]Topic(nil), st.Topics...)
 	m.l1Cursor = end
 	m.ended, m.flush = st.Ended, st.Ended
+	if st.Ended {
+		// The end pass reads these instead of the store again.
+		m.restored = st.Turns
+	}
 	m.l1Tail = append([]Turn(nil), st.Turns[max(0, end+1-tailTurns):end+1]...)
 	m.lex = make([]termVector, len(m.topics))
 	for i, t := range m.topics {
