@@ -4,14 +4,14 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/conversation"
 )
 
 // item is one piece of a conversation's context: a raw turn (level 0) or
 // a summary node whose kids are what it summarises, one level down.
 type item struct {
 	level int
-	ref   store.NodeRef
+	ref   conversation.NodeRef
 	// first and last+1 are the turn indexes the item spans.
 	first, last int
 	kids        []*item

@@ -9,27 +9,13 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/conversation"
 	"github.com/mithub/mithub/pkg/tokens"
 )
 
-// Store is the persistence memory needs; *store.Store implements it.
-type Store interface {
-	CreateConversation(ctx context.Context, tenantID, kind, meetingID, title string) (store.Conversation, error)
-	GetConversation(ctx context.Context, tenantID, id string) (store.Conversation, error)
-	ListConversations(ctx context.Context, tenantID string, limit int) ([]store.Conversation, error)
-	MeetingConversation(ctx context.Context, tenantID, meetingID string) (store.Conversation, error)
-	AppendTurns(ctx context.Context, tenantID, conversationID string, turns []store.NewMemoryNode) (int, error)
-	NextTurnSeq(ctx context.Context, tenantID, conversationID string) (int, error)
-	NodeRefs(ctx context.Context, tenantID, conversationID string, fromLevel, toLevel int) ([]store.NodeRef, error)
-	NodesByID(ctx context.Context, tenantID, conversationID string, ids []int64) ([]store.MemoryNode, error)
-	NodesAtLevel(ctx context.Context, tenantID, conversationID string, level, fromSeq, toSeq int) ([]store.MemoryNode, error)
-	PutSummary(ctx context.Context, tenantID, conversationID string, n store.NewMemoryNode) (store.MemoryNode, bool, error)
-	SearchNodes(ctx context.Context, tenantID, conversationID string, terms []string, limit int) ([]store.MemoryNode, error)
-	ListTranscripts(ctx context.Context, tenantID, meetingID string, afterSeq, limit int) ([]store.Transcript, error)
-}
-
-var _ Store = (*store.Store)(nil)
+// Store is the persistence memory needs (package store implements it on
+// PostgreSQL).
+type Store = conversation.Store
 
 // Job is one compression run of a conversation.
 type Job struct {
@@ -56,7 +42,7 @@ type Engine struct {
 
 type turnPlan struct {
 	count     int
-	turns     []store.NodeRef
+	turns     []conversation.NodeRef
 	chunks    []chunk
 	tailStart int
 }
@@ -156,7 +142,7 @@ func (e *Engine) Process(ctx context.Context, job Job, u Unit) (bool, error) {
 	if text == "" {
 		return true, fmt.Errorf("node %d/%d of %s: %w", u.Level, u.Seq, job.ConversationID, errors.New("empty summary"))
 	}
-	_, _, err = e.st.PutSummary(ctx, job.TenantID, job.ConversationID, store.NewMemoryNode{
+	_, _, err = e.st.PutSummary(ctx, job.TenantID, job.ConversationID, conversation.NewNode{
 		Level: u.Level, Seq: u.Seq, Text: text, Tokens: e.count.Count(text), ChildIDs: u.ChildIDs,
 	})
 	return true, err
@@ -164,15 +150,15 @@ func (e *Engine) Process(ctx context.Context, job Job, u Unit) (bool, error) {
 
 // inOrder returns nodes in the order of ids, or false when one is
 // missing or on the wrong level.
-func inOrder(nodes []store.MemoryNode, ids []int64, level int) ([]store.MemoryNode, bool) {
+func inOrder(nodes []conversation.Node, ids []int64, level int) ([]conversation.Node, bool) {
 	if len(nodes) != len(ids) {
 		return nil, false
 	}
-	byID := make(map[int64]store.MemoryNode, len(nodes))
+	byID := make(map[int64]conversation.Node, len(nodes))
 	for _, n := range nodes {
 		byID[n.ID] = n
 	}
-	out := make([]store.MemoryNode, len(ids))
+	out := make([]conversation.Node, len(ids))
 	for i, id := range ids {
 		n, ok := byID[id]
 		if !ok || n.Level != level {

@@ -3,7 +3,7 @@ package memory
 import (
 	"slices"
 
-	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/conversation"
 )
 
 // Unit is one summary to write: level 1 summarises a chunk of turns,
@@ -26,7 +26,7 @@ type chunk struct {
 // single long turn is a chunk of its own. Only closed chunks are returned;
 // the turns after the last one (fewer than size tokens) are the tail.
 // Turns only ever get appended, so the chunks of a prefix never change.
-func planChunks(turns []store.NodeRef, size int) (chunks []chunk, tailStart int) {
+func planChunks(turns []conversation.NodeRef, size int) (chunks []chunk, tailStart int) {
 	cur := chunk{}
 	for i, t := range turns {
 		cur.tokens += t.Tokens
@@ -42,18 +42,18 @@ func planChunks(turns []store.NodeRef, size int) (chunks []chunk, tailStart int)
 // snapshot is what the planner knows of a conversation: its turns cut
 // into chunks and its summary nodes by level and seq.
 type snapshot struct {
-	turns     []store.NodeRef
+	turns     []conversation.NodeRef
 	chunks    []chunk
 	tailStart int
 	// nodes[level][seq], level >= 1.
-	nodes map[int]map[int]store.NodeRef
+	nodes map[int]map[int]conversation.NodeRef
 }
 
-func newSnapshot(turns []store.NodeRef, chunks []chunk, tailStart int, summaries []store.NodeRef) *snapshot {
-	s := &snapshot{turns: turns, chunks: chunks, tailStart: tailStart, nodes: map[int]map[int]store.NodeRef{}}
+func newSnapshot(turns []conversation.NodeRef, chunks []chunk, tailStart int, summaries []conversation.NodeRef) *snapshot {
+	s := &snapshot{turns: turns, chunks: chunks, tailStart: tailStart, nodes: map[int]map[int]conversation.NodeRef{}}
 	for _, n := range summaries {
 		if s.nodes[n.Level] == nil {
-			s.nodes[n.Level] = map[int]store.NodeRef{}
+			s.nodes[n.Level] = map[int]conversation.NodeRef{}
 		}
 		s.nodes[n.Level][n.Seq] = n
 	}
@@ -78,7 +78,7 @@ func (s *snapshot) tailTokens() int {
 
 // valid reports whether the node at (level, seq) exists and covers
 // exactly ids.
-func (s *snapshot) valid(level, seq int, ids []int64) (store.NodeRef, bool) {
+func (s *snapshot) valid(level, seq int, ids []int64) (conversation.NodeRef, bool) {
 	n, ok := s.nodes[level][seq]
 	return n, ok && slices.Equal(n.ChildIDs, ids)
 }
@@ -139,7 +139,7 @@ func (p Plan) UnitsPlanned() int {
 func (s *snapshot) plan(target, fanIn int) Plan {
 	p := Plan{TargetTokens: target, Chunks: len(s.chunks)}
 	lp := LevelProgress{Level: 1, Planned: len(s.chunks)}
-	layer := make([]store.NodeRef, 0, len(s.chunks))
+	layer := make([]conversation.NodeRef, 0, len(s.chunks))
 	for i, c := range s.chunks {
 		ids := s.chunkIDs(c)
 		n, ok := s.valid(1, i, ids)
@@ -172,7 +172,7 @@ func (s *snapshot) plan(target, fanIn int) Plan {
 			return p
 		}
 		lp := LevelProgress{Level: level + 1, Planned: groups}
-		next := make([]store.NodeRef, 0, groups)
+		next := make([]conversation.NodeRef, 0, groups)
 		for j := range groups {
 			ids := make([]int64, 0, size)
 			for _, n := range layer[j*size : (j+1)*size] {
@@ -195,7 +195,7 @@ func (s *snapshot) plan(target, fanIn int) Plan {
 	}
 }
 
-func sumTokens(ns []store.NodeRef) int {
+func sumTokens(ns []conversation.NodeRef) int {
 	n := 0
 	for _, x := range ns {
 		n += x.Tokens

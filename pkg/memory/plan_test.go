@@ -3,13 +3,13 @@ package memory
 import (
 	"testing"
 
-	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/conversation"
 )
 
-func refs(tokens ...int) []store.NodeRef {
-	out := make([]store.NodeRef, len(tokens))
+func refs(tokens ...int) []conversation.NodeRef {
+	out := make([]conversation.NodeRef, len(tokens))
 	for i, t := range tokens {
-		out[i] = store.NodeRef{ID: int64(1000 + i), Seq: i, Tokens: t}
+		out[i] = conversation.NodeRef{ID: int64(1000 + i), Seq: i, Tokens: t}
 	}
 	return out
 }
@@ -44,10 +44,10 @@ func TestPlanChunks(t *testing.T) {
 
 // simulate runs plan to completion, storing each unit as a node of the
 // given size, and returns the final plan and how many units ran.
-func simulate(t *testing.T, turns []store.NodeRef, target, fanIn, nodeTokens int) (Plan, *snapshot, int) {
+func simulate(t *testing.T, turns []conversation.NodeRef, target, fanIn, nodeTokens int) (Plan, *snapshot, int) {
 	t.Helper()
 	chunks, tail := planChunks(turns, 500)
-	var sums []store.NodeRef
+	var sums []conversation.NodeRef
 	nextID := int64(1)
 	ran := 0
 	for range 100 {
@@ -60,7 +60,7 @@ func simulate(t *testing.T, turns []store.NodeRef, target, fanIn, nodeTokens int
 			t.Fatal("plan not done but nothing pending")
 		}
 		for _, u := range p.Pending {
-			sums = append(sums, store.NodeRef{ID: nextID, Level: u.Level, Seq: u.Seq, Tokens: nodeTokens, ChildIDs: u.ChildIDs})
+			sums = append(sums, conversation.NodeRef{ID: nextID, Level: u.Level, Seq: u.Seq, Tokens: nodeTokens, ChildIDs: u.ChildIDs})
 			nextID++
 			ran++
 		}
@@ -141,7 +141,7 @@ func TestPartialMergeIsReplacedWhenTheGroupFills(t *testing.T) {
 		turns[i] = 50
 	}
 	chunks, tail := planChunks(refs(turns...), 500)
-	s := newSnapshot(refs(turns...), chunks, tail, []store.NodeRef{
+	s := newSnapshot(refs(turns...), chunks, tail, []conversation.NodeRef{
 		{ID: 1, Level: 1, Seq: 0, Tokens: 40, ChildIDs: ids(1000, 10)},
 		{ID: 2, Level: 1, Seq: 1, Tokens: 40, ChildIDs: ids(1010, 10)},
 		{ID: 3, Level: 1, Seq: 2, Tokens: 40, ChildIDs: ids(1020, 10)},
@@ -158,7 +158,7 @@ func TestPartialMergeIsReplacedWhenTheGroupFills(t *testing.T) {
 	}
 	turns2 := refs(more...)
 	chunks2, tail2 := planChunks(turns2, 500)
-	sums := []store.NodeRef{
+	sums := []conversation.NodeRef{
 		{ID: 1, Level: 1, Seq: 0, Tokens: 40, ChildIDs: ids(1000, 10)},
 		{ID: 2, Level: 1, Seq: 1, Tokens: 40, ChildIDs: ids(1010, 10)},
 		{ID: 3, Level: 1, Seq: 2, Tokens: 40, ChildIDs: ids(1020, 10)},

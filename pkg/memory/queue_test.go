@@ -23,6 +23,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mithub/mithub/pkg/conversation"
 	"github.com/mithub/mithub/pkg/llm/openai"
 	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
@@ -358,7 +359,7 @@ func TestKilledWorkerResumesWithoutRedoingSummaries(t *testing.T) {
 	// Wait until the first `open` summaries are stored and the worker's
 	// other calls are held by the server, then kill it.
 	deadline := time.Now().Add(time.Minute)
-	var before []store.NodeRef
+	var before []conversation.NodeRef
 	for {
 		before, err = st.NodeRefs(context.Background(), tenant.ID, c.ID, 1, 100)
 		if err != nil {

@@ -8,7 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/conversation"
+	"github.com/mithub/mithub/pkg/errdefs"
 )
 
 // Service is the memory API the CLI, the MCP server and agent-api use.
@@ -33,14 +34,14 @@ const (
 )
 
 // Conversation is a conversation with its size.
-type Conversation = store.Conversation
+type Conversation = conversation.Conversation
 
 // StartChat creates a chat conversation.
 func (s *Service) StartChat(ctx context.Context, tenantID, title string) (Conversation, error) {
 	if err := checkText("title", title, MaxTitleRunes, true); err != nil {
 		return Conversation{}, err
 	}
-	c, err := s.e.st.CreateConversation(ctx, tenantID, store.ConversationChat, "", strings.TrimSpace(title))
+	c, err := s.e.st.CreateConversation(ctx, tenantID, conversation.KindChat, "", strings.TrimSpace(title))
 	return c, mapErr(err)
 }
 
@@ -84,7 +85,7 @@ func (s *Service) Get(ctx context.Context, tenantID, id string) (Conversation, e
 
 // sync copies a meeting's new transcripts into its turns.
 func (s *Service) sync(ctx context.Context, c Conversation) (int, error) {
-	if c.Kind != store.ConversationMeeting || c.MeetingID == nil {
+	if c.Kind != conversation.KindMeeting || c.MeetingID == nil {
 		return 0, nil
 	}
 	next, err := s.e.st.NextTurnSeq(ctx, c.TenantID, c.ID)
@@ -93,21 +94,17 @@ func (s *Service) sync(ctx context.Context, c Conversation) (int, error) {
 	}
 	added := 0
 	for {
-		ts, err := s.e.st.ListTranscripts(ctx, c.TenantID, *c.MeetingID, next-1, 5000)
+		ts, err := s.e.st.MeetingLines(ctx, c.TenantID, *c.MeetingID, next-1, 5000)
 		if err != nil {
 			return added, mapErr(err)
 		}
 		if len(ts) == 0 {
 			return added, nil
 		}
-		nodes := make([]store.NewMemoryNode, len(ts))
+		nodes := make([]conversation.NewNode, len(ts))
 		for i, t := range ts {
-			sp := t.SpeakerName
-			if sp == "" {
-				sp = t.SpeakerID
-			}
-			text := encodeTurn(sp, t.Text)
-			nodes[i] = store.NewMemoryNode{Seq: t.Seq, Text: text, Tokens: s.e.count.Count(renderTurn(cleanSpeaker(sp), t.Text))}
+			text := encodeTurn(t.Speaker, t.Text)
+			nodes[i] = conversation.NewNode{Seq: t.Seq, Text: text, Tokens: s.e.count.Count(renderTurn(cleanSpeaker(t.Speaker), t.Text))}
 		}
 		n, err := s.e.st.AppendTurns(ctx, c.TenantID, c.ID, nodes)
 		if err != nil {
@@ -132,7 +129,7 @@ func (s *Service) AddMessage(ctx context.Context, tenantID, convID, role, conten
 	if err != nil {
 		return Turn{}, err
 	}
-	if c.Kind != store.ConversationChat {
+	if c.Kind != conversation.KindChat {
 		return Turn{}, fmt.Errorf("%w: conversation %s is a meeting; its turns come from the meeting's transcripts", ErrNotChat, convID)
 	}
 	t := Turn{Speaker: role, Text: content, Tokens: s.e.count.Count(renderTurn(role, content))}
@@ -143,7 +140,7 @@ func (s *Service) AddMessage(ctx context.Context, tenantID, convID, role, conten
 			return Turn{}, mapErr(err)
 		}
 		t.Seq = seq
-		n, err := s.e.st.AppendTurns(ctx, tenantID, convID, []store.NewMemoryNode{{Seq: seq, Text: encodeTurn(role, content), Tokens: t.Tokens}})
+		n, err := s.e.st.AppendTurns(ctx, tenantID, convID, []conversation.NewNode{{Seq: seq, Text: encodeTurn(role, content), Tokens: t.Tokens}})
 		if err != nil {
 			return Turn{}, mapErr(err)
 		}
@@ -310,9 +307,9 @@ func mapErr(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, errdefs.ErrNotFound):
 		return fmt.Errorf("%w: %w", ErrNotFound, err)
-	case errors.Is(err, store.ErrInvalid):
+	case errors.Is(err, errdefs.ErrInvalid):
 		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	return err

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mithub/mithub/pkg/conversation"
 	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
@@ -69,7 +70,7 @@ func qmsumTurns(t testing.TB) []qmsum.Turn {
 
 // fillChat adds QMSum turns to a new chat until it holds at least
 // minTokens, then a Korean exchange, and returns the conversation.
-func (f *fixture) fillChat(t *testing.T, minTokens int) store.Conversation {
+func (f *fixture) fillChat(t *testing.T, minTokens int) conversation.Conversation {
 	t.Helper()
 	ctx := context.Background()
 	c, err := f.svc.StartChat(ctx, f.tenant.ID, "design review")

@@ -8,8 +8,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/prdoc"
-	"github.com/mithub/mithub/pkg/store"
 )
 
 const (
@@ -51,9 +51,9 @@ func section(content, meetingID string) string {
 // overview is only filled when empty.
 func FuzzMergeSection(f *testing.F) {
 	f.Fuzz(func(t *testing.T, current, content, other string, overview bool) {
-		category := store.CategoryDecisions
+		category := membank.CategoryDecisions
 		if overview {
-			category = store.CategoryOverview
+			category = membank.CategoryOverview
 		}
 		withOther := prdoc.MergeSection(category, current, meetingB, other, 0)
 		once := prdoc.MergeSection(category, withOther, meetingA, content, 0)

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/prdoc"
-	"github.com/mithub/mithub/pkg/store"
 )
 
 // wednesday is the meeting date the due dates resolve against.
@@ -185,23 +185,23 @@ func TestMarkdownEscapesMeetingText(t *testing.T) {
 
 func TestMergeSectionIsIdempotentAndAppends(t *testing.T) {
 	const m1, m2 = "m-1", "m-2"
-	ledger := prdoc.MergeSection(store.CategoryDecisions, "", m1, "- a\n", 0)
-	again := prdoc.MergeSection(store.CategoryDecisions, ledger, m1, "- a\n", 0)
+	ledger := prdoc.MergeSection(membank.CategoryDecisions, "", m1, "- a\n", 0)
+	again := prdoc.MergeSection(membank.CategoryDecisions, ledger, m1, "- a\n", 0)
 	if again != ledger {
 		t.Errorf("merging the same meeting twice changed the content:\n%q\n%q", ledger, again)
 	}
-	two := prdoc.MergeSection(store.CategoryDecisions, ledger, m2, "- b\n", 0)
+	two := prdoc.MergeSection(membank.CategoryDecisions, ledger, m2, "- b\n", 0)
 	if !strings.HasPrefix(two, ledger) || strings.Index(two, "- b") < strings.Index(two, "- a") {
 		t.Errorf("second meeting not appended:\n%s", two)
 	}
-	replaced := prdoc.MergeSection(store.CategoryDecisions, two, m1, "- a2\n", 0)
+	replaced := prdoc.MergeSection(membank.CategoryDecisions, two, m1, "- a2\n", 0)
 	if strings.Contains(replaced, "- a\n") || !strings.Contains(replaced, "- a2") || strings.Index(replaced, "- a2") > strings.Index(replaced, "- b") {
 		t.Errorf("section of m1 not replaced in place:\n%s", replaced)
 	}
 	if got := prdoc.StripMarkers(replaced); strings.Contains(got, "mithub:meeting") || !strings.Contains(got, "- b") {
 		t.Errorf("StripMarkers = %q", got)
 	}
-	if got := prdoc.MergeSection(store.CategoryOverview, "kept", m1, "new", 0); got != "kept" {
+	if got := prdoc.MergeSection(membank.CategoryOverview, "kept", m1, "new", 0); got != "kept" {
 		t.Errorf("overview overwritten: %q", got)
 	}
 	if _, err := prdoc.Merge(nil, m1, []prdoc.MemoryUpdate{{Category: "99-x", Content: "x"}}, 0); err == nil {
@@ -211,7 +211,7 @@ func TestMergeSectionIsIdempotentAndAppends(t *testing.T) {
 
 func TestMergeSectionKeepsTheNewestMeetingsWithinTheBound(t *testing.T) {
 	const limit = 600
-	cat := store.CategoryProgress
+	cat := membank.CategoryProgress
 	bank := "# Progress\n\nWritten by hand: 출시 일정은 팀장이 정한다.\n"
 	var ids []string
 	for i := range 30 {
@@ -274,16 +274,16 @@ func TestProposedMemoryUpdates(t *testing.T) {
 	for _, u := range d.MemoryUpdates {
 		got[u.Category] = u.Content
 	}
-	if !strings.Contains(got[store.CategoryDecisions], "2026-01-07 · Sprint review: We decided to drop the legacy export feature. (Alice)") {
-		t.Errorf("decisions update = %q", got[store.CategoryDecisions])
+	if !strings.Contains(got[membank.CategoryDecisions], "2026-01-07 · Sprint review: We decided to drop the legacy export feature. (Alice)") {
+		t.Errorf("decisions update = %q", got[membank.CategoryDecisions])
 	}
-	if !strings.Contains(got[store.CategoryProgress], "- [ ] Bob: I'll update the changelog by Friday.") {
-		t.Errorf("progress update = %q", got[store.CategoryProgress])
+	if !strings.Contains(got[membank.CategoryProgress], "- [ ] Bob: I'll update the changelog by Friday.") {
+		t.Errorf("progress update = %q", got[membank.CategoryProgress])
 	}
-	if !strings.Contains(got[store.CategoryLessons], "Next time we should have run the load test earlier.") {
-		t.Errorf("lessons update = %q", got[store.CategoryLessons])
+	if !strings.Contains(got[membank.CategoryLessons], "Next time we should have run the load test earlier.") {
+		t.Errorf("lessons update = %q", got[membank.CategoryLessons])
 	}
-	if got[store.CategorySummary] == "" {
+	if got[membank.CategorySummary] == "" {
 		t.Error("no summary update")
 	}
 }

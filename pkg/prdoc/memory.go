@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/errdefs"
+	"github.com/mithub/mithub/pkg/membank"
 )
 
 // lessonCues mark a sentence that states a lesson for next time.
@@ -42,7 +43,7 @@ func ProposeMemoryUpdates(in Input, d Document) []MemoryUpdate {
 	if kws = topKeywords(kws, 12); len(kws) > 0 {
 		overview = append(overview, "Main topics: "+inline(strings.Join(kws, ", ")))
 	}
-	add(store.CategoryOverview, overview)
+	add(membank.CategoryOverview, overview)
 
 	var summary []string
 	if len(d.Agenda) > 0 {
@@ -55,7 +56,7 @@ func ProposeMemoryUpdates(in Input, d Document) []MemoryUpdate {
 			summary = append(summary, line)
 		}
 	}
-	add(store.CategorySummary, summary)
+	add(membank.CategorySummary, summary)
 
 	var progress []string
 	if len(d.ActionItems)+len(d.OpenQuestions) > 0 {
@@ -75,7 +76,7 @@ func ProposeMemoryUpdates(in Input, d Document) []MemoryUpdate {
 			progress = append(progress, "- Open question: "+inline(q.Text))
 		}
 	}
-	add(store.CategoryProgress, progress)
+	add(membank.CategoryProgress, progress)
 
 	var ledger []string
 	for _, x := range d.Decisions {
@@ -85,7 +86,7 @@ func ProposeMemoryUpdates(in Input, d Document) []MemoryUpdate {
 		}
 		ledger = append(ledger, line)
 	}
-	add(store.CategoryDecisions, ledger)
+	add(membank.CategoryDecisions, ledger)
 
 	lessons := in.lessons
 	if lessons == nil {
@@ -95,7 +96,7 @@ func ProposeMemoryUpdates(in Input, d Document) []MemoryUpdate {
 		}
 		lessons = ls.lines
 	}
-	add(store.CategoryLessons, lessons)
+	add(membank.CategoryLessons, lessons)
 	return out
 }
 
@@ -177,7 +178,7 @@ const DefaultMaxBytes = 16 << 10
 // (content edited by hand) is dropped before the section is appended.
 func MergeSection(category, current, meetingID, content string, maxBytes int) string {
 	content = strings.TrimSpace(dropMarkers(content))
-	if category == store.CategoryOverview {
+	if category == membank.CategoryOverview {
 		if strings.TrimSpace(current) != "" {
 			return current
 		}
@@ -262,8 +263,8 @@ func trimSections(s, keep string, maxBytes int) string {
 func Merge(current map[string]string, meetingID string, updates []MemoryUpdate, maxBytes int) (map[string]string, error) {
 	next := make(map[string]string, len(updates))
 	for _, u := range updates {
-		if !store.IsCategory(u.Category) {
-			return nil, fmt.Errorf("%w: memory update category %q", store.ErrInvalid, u.Category)
+		if !membank.IsCategory(u.Category) {
+			return nil, fmt.Errorf("%w: memory update category %q", errdefs.ErrInvalid, u.Category)
 		}
 		cur, ok := next[u.Category]
 		if !ok {

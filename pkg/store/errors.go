@@ -8,22 +8,19 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/mithub/mithub/pkg/errdefs"
 )
 
-// Sentinel errors. The HTTP edge maps them to statuses; nothing above this
-// package needs to know about pgx.
+// Sentinel errors: the kinds of package errdefs, under the names this
+// package's callers test for. The HTTP edge maps them to statuses; nothing
+// above this package needs to know about pgx.
 var (
-	// ErrNotFound: the row does not exist or belongs to another tenant.
-	ErrNotFound = errors.New("not found")
-	// ErrConflict: a uniqueness rule would be broken.
-	ErrConflict = errors.New("conflict")
-	// ErrInvalid: the input breaks a rule of the data model.
-	ErrInvalid = errors.New("invalid input")
-	// ErrUnauthenticated: the API key is unknown or revoked.
-	ErrUnauthenticated = errors.New("unauthenticated")
-	// ErrUnavailable: PostgreSQL cannot be reached or is shutting down or
-	// starting; the same request may succeed later.
-	ErrUnavailable = errors.New("database unavailable")
+	ErrNotFound        = errdefs.ErrNotFound
+	ErrConflict        = errdefs.ErrConflict
+	ErrInvalid         = errdefs.ErrInvalid
+	ErrUnauthenticated = errdefs.ErrUnauthenticated
+	ErrUnavailable     = errdefs.ErrUnavailable
 )
 
 // Unavailable reports whether err means PostgreSQL could not be reached

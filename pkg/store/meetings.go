@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/mithub/mithub/pkg/membank"
 )
 
 // Meeting statuses.
@@ -133,15 +135,11 @@ func (s *Store) EndMeeting(ctx context.Context, tenantID, id string) (Meeting, e
 	return m, nil
 }
 
-// DefaultProject is the memory-bank project of a meeting whose metadata
-// names none.
-const DefaultProject = "default"
-
 // Project is the meeting's memory-bank project: metadata.project, else
-// DefaultProject.
+// membank.DefaultProject.
 func (m Meeting) Project() string {
 	if p, ok := m.Metadata["project"].(string); ok && p != "" {
 		return p
 	}
-	return DefaultProject
+	return membank.DefaultProject
 }

@@ -6,60 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/mithub/mithub/pkg/conversation"
 )
-
-// Conversation kinds.
-const (
-	ConversationMeeting = "meeting"
-	ConversationChat    = "chat"
-)
-
-// Conversation is a meeting or a plain chat session whose turns and
-// hierarchical summaries are memory nodes (docs/architecture.md §7).
-type Conversation struct {
-	ID        string    `db:"id" json:"id"`
-	TenantID  string    `db:"tenant_id" json:"-"`
-	Kind      string    `db:"kind" json:"kind"`
-	MeetingID *string   `db:"meeting_id" json:"meeting_id,omitempty"`
-	Title     string    `db:"title" json:"title"`
-	CreatedAt time.Time `db:"created_at" json:"created_at"`
-}
-
-// MemoryNode is one row of memory_nodes. Level 0 holds the conversation's
-// turns in order (seq is the turn number), level 1 the summaries of
-// ~500-token chunks of turns, level L>1 merges of level L-1 nodes.
-// ChildIDs are the ids of the nodes one level down that a summary covers.
-type MemoryNode struct {
-	ID             int64     `db:"id"`
-	ConversationID string    `db:"conversation_id"`
-	Level          int       `db:"level"`
-	Seq            int       `db:"seq"`
-	Text           string    `db:"text"`
-	Tokens         int       `db:"tokens"`
-	ChildIDs       []int64   `db:"child_ids"`
-	CreatedAt      time.Time `db:"created_at"`
-}
-
-// NodeRef is a memory node without its text.
-type NodeRef struct {
-	ID       int64   `db:"id"`
-	Level    int     `db:"level"`
-	Seq      int     `db:"seq"`
-	Tokens   int     `db:"tokens"`
-	ChildIDs []int64 `db:"child_ids"`
-}
-
-// NewMemoryNode is the input of AppendTurns and PutSummary.
-type NewMemoryNode struct {
-	Level    int
-	Seq      int
-	Text     string
-	Tokens   int
-	ChildIDs []int64
-}
 
 const conversationColumns = `id, tenant_id, kind, meeting_id, title, created_at`
 
@@ -67,14 +18,14 @@ const memoryNodeColumns = `id, conversation_id, level, seq, text, tokens, child_
 
 // CreateConversation stores a new conversation. A meeting conversation
 // names the tenant's meeting; a chat conversation has none.
-func (s *Store) CreateConversation(ctx context.Context, tenantID, kind, meetingID, title string) (Conversation, error) {
+func (s *Store) CreateConversation(ctx context.Context, tenantID, kind, meetingID, title string) (conversation.Conversation, error) {
 	switch {
-	case kind == ConversationMeeting && meetingID == "":
-		return Conversation{}, fmt.Errorf("%w: a meeting conversation needs a meeting id", ErrInvalid)
-	case kind == ConversationChat && meetingID != "":
-		return Conversation{}, fmt.Errorf("%w: a chat conversation has no meeting", ErrInvalid)
-	case kind != ConversationMeeting && kind != ConversationChat:
-		return Conversation{}, fmt.Errorf("%w: conversation kind %q: want meeting or chat", ErrInvalid, kind)
+	case kind == conversation.KindMeeting && meetingID == "":
+		return conversation.Conversation{}, fmt.Errorf("%w: a meeting conversation needs a meeting id", ErrInvalid)
+	case kind == conversation.KindChat && meetingID != "":
+		return conversation.Conversation{}, fmt.Errorf("%w: a chat conversation has no meeting", ErrInvalid)
+	case kind != conversation.KindMeeting && kind != conversation.KindChat:
+		return conversation.Conversation{}, fmt.Errorf("%w: conversation kind %q: want meeting or chat", ErrInvalid, kind)
 	}
 	var mid any
 	if meetingID != "" {
@@ -87,58 +38,58 @@ func (s *Store) CreateConversation(ctx context.Context, tenantID, kind, meetingI
 		WHERE $3::uuid IS NULL OR EXISTS (SELECT 1 FROM meetings WHERE id = $3::uuid AND tenant_id = $1)
 		RETURNING `+conversationColumns, tenantID, kind, mid, title)
 	if err != nil {
-		return Conversation{}, fmt.Errorf("create conversation: %w", translate(err))
+		return conversation.Conversation{}, fmt.Errorf("create conversation: %w", translate(err))
 	}
-	c, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Conversation])
+	c, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[conversation.Conversation])
 	if err != nil {
-		return Conversation{}, fmt.Errorf("create conversation for meeting %s: %w", meetingID, translate(err))
+		return conversation.Conversation{}, fmt.Errorf("create conversation for meeting %s: %w", meetingID, translate(err))
 	}
 	return c, nil
 }
 
 // MeetingConversation returns the conversation of the tenant's meeting,
 // creating it (titled after the meeting) on first use.
-func (s *Store) MeetingConversation(ctx context.Context, tenantID, meetingID string) (Conversation, error) {
+func (s *Store) MeetingConversation(ctx context.Context, tenantID, meetingID string) (conversation.Conversation, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+conversationColumns+` FROM conversations
 		WHERE tenant_id = $1 AND meeting_id = $2 ORDER BY created_at LIMIT 1`, tenantID, meetingID)
 	if err != nil {
-		return Conversation{}, fmt.Errorf("find conversation of meeting %s: %w", meetingID, translate(err))
+		return conversation.Conversation{}, fmt.Errorf("find conversation of meeting %s: %w", meetingID, translate(err))
 	}
-	c, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Conversation])
+	c, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[conversation.Conversation])
 	if err == nil {
 		return c, nil
 	}
 	if err := translate(err); !errors.Is(err, ErrNotFound) {
-		return Conversation{}, fmt.Errorf("find conversation of meeting %s: %w", meetingID, err)
+		return conversation.Conversation{}, fmt.Errorf("find conversation of meeting %s: %w", meetingID, err)
 	}
 	m, err := s.GetMeeting(ctx, tenantID, meetingID)
 	if err != nil {
-		return Conversation{}, err
+		return conversation.Conversation{}, err
 	}
 	// Two callers may race to create it; the older row wins on read.
-	if _, err := s.CreateConversation(ctx, tenantID, ConversationMeeting, meetingID, m.Title); err != nil {
-		return Conversation{}, err
+	if _, err := s.CreateConversation(ctx, tenantID, conversation.KindMeeting, meetingID, m.Title); err != nil {
+		return conversation.Conversation{}, err
 	}
 	return s.MeetingConversation(ctx, tenantID, meetingID)
 }
 
 // GetConversation returns the tenant's conversation; another tenant's is
 // ErrNotFound.
-func (s *Store) GetConversation(ctx context.Context, tenantID, id string) (Conversation, error) {
+func (s *Store) GetConversation(ctx context.Context, tenantID, id string) (conversation.Conversation, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+conversationColumns+` FROM conversations
 		WHERE id = $1 AND tenant_id = $2`, id, tenantID)
 	if err != nil {
-		return Conversation{}, fmt.Errorf("get conversation %s: %w", id, translate(err))
+		return conversation.Conversation{}, fmt.Errorf("get conversation %s: %w", id, translate(err))
 	}
-	c, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Conversation])
+	c, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[conversation.Conversation])
 	if err != nil {
-		return Conversation{}, fmt.Errorf("get conversation %s: %w", id, translate(err))
+		return conversation.Conversation{}, fmt.Errorf("get conversation %s: %w", id, translate(err))
 	}
 	return c, nil
 }
 
 // ListConversations returns the tenant's newest conversations first.
-func (s *Store) ListConversations(ctx context.Context, tenantID string, limit int) ([]Conversation, error) {
+func (s *Store) ListConversations(ctx context.Context, tenantID string, limit int) ([]conversation.Conversation, error) {
 	if limit <= 0 || limit > 1000 {
 		limit = 100
 	}
@@ -147,7 +98,7 @@ func (s *Store) ListConversations(ctx context.Context, tenantID string, limit in
 	if err != nil {
 		return nil, fmt.Errorf("list conversations: %w", translate(err))
 	}
-	cs, err := pgx.CollectRows(rows, pgx.RowToStructByName[Conversation])
+	cs, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Conversation])
 	if err != nil {
 		return nil, fmt.Errorf("list conversations: %w", translate(err))
 	}
@@ -157,7 +108,7 @@ func (s *Store) ListConversations(ctx context.Context, tenantID string, limit in
 // AppendTurns stores level-0 nodes (turns). A turn whose seq is already
 // stored is skipped, so re-sending is a no-op. It returns how many were
 // inserted.
-func (s *Store) AppendTurns(ctx context.Context, tenantID, conversationID string, turns []NewMemoryNode) (int, error) {
+func (s *Store) AppendTurns(ctx context.Context, tenantID, conversationID string, turns []conversation.NewNode) (int, error) {
 	if len(turns) == 0 {
 		return 0, nil
 	}
@@ -197,14 +148,14 @@ func (s *Store) NextTurnSeq(ctx context.Context, tenantID, conversationID string
 
 // NodeRefs returns the conversation's nodes with fromLevel <= level <=
 // toLevel, without text, ordered by level and seq.
-func (s *Store) NodeRefs(ctx context.Context, tenantID, conversationID string, fromLevel, toLevel int) ([]NodeRef, error) {
+func (s *Store) NodeRefs(ctx context.Context, tenantID, conversationID string, fromLevel, toLevel int) ([]conversation.NodeRef, error) {
 	rows, err := s.pool.Query(ctx, `SELECT id, level, seq, tokens, child_ids FROM memory_nodes
 		WHERE conversation_id = $1 AND tenant_id = $2 AND level BETWEEN $3 AND $4
 		ORDER BY level, seq`, conversationID, tenantID, fromLevel, toLevel)
 	if err != nil {
 		return nil, fmt.Errorf("list nodes of %s: %w", conversationID, translate(err))
 	}
-	refs, err := pgx.CollectRows(rows, pgx.RowToStructByName[NodeRef])
+	refs, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.NodeRef])
 	if err != nil {
 		return nil, fmt.Errorf("list nodes of %s: %w", conversationID, translate(err))
 	}
@@ -212,13 +163,13 @@ func (s *Store) NodeRefs(ctx context.Context, tenantID, conversationID string, f
 }
 
 // NodesByID returns the conversation's nodes with these ids, in id order.
-func (s *Store) NodesByID(ctx context.Context, tenantID, conversationID string, ids []int64) ([]MemoryNode, error) {
+func (s *Store) NodesByID(ctx context.Context, tenantID, conversationID string, ids []int64) ([]conversation.Node, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+memoryNodeColumns+` FROM memory_nodes
 		WHERE conversation_id = $1 AND tenant_id = $2 AND id = ANY($3) ORDER BY id`, conversationID, tenantID, ids)
 	if err != nil {
 		return nil, fmt.Errorf("read nodes of %s: %w", conversationID, translate(err))
 	}
-	ns, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryNode])
+	ns, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Node])
 	if err != nil {
 		return nil, fmt.Errorf("read nodes of %s: %w", conversationID, translate(err))
 	}
@@ -227,14 +178,14 @@ func (s *Store) NodesByID(ctx context.Context, tenantID, conversationID string, 
 
 // NodesAtLevel returns the conversation's nodes of one level with
 // fromSeq <= seq < toSeq, in seq order.
-func (s *Store) NodesAtLevel(ctx context.Context, tenantID, conversationID string, level, fromSeq, toSeq int) ([]MemoryNode, error) {
+func (s *Store) NodesAtLevel(ctx context.Context, tenantID, conversationID string, level, fromSeq, toSeq int) ([]conversation.Node, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+memoryNodeColumns+` FROM memory_nodes
 		WHERE conversation_id = $1 AND tenant_id = $2 AND level = $3 AND seq >= $4 AND seq < $5
 		ORDER BY seq`, conversationID, tenantID, level, fromSeq, toSeq)
 	if err != nil {
 		return nil, fmt.Errorf("read level %d of %s: %w", level, conversationID, translate(err))
 	}
-	ns, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryNode])
+	ns, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Node])
 	if err != nil {
 		return nil, fmt.Errorf("read level %d of %s: %w", level, conversationID, translate(err))
 	}
@@ -246,15 +197,15 @@ func (s *Store) NodesAtLevel(ctx context.Context, tenantID, conversationID strin
 // other children (the conversation grew under a partial merge) is replaced
 // by a new row with a new id, so parents that named the old id no longer
 // match either. It reports whether the stored row is new.
-func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string, n NewMemoryNode) (MemoryNode, bool, error) {
+func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string, n conversation.NewNode) (conversation.Node, bool, error) {
 	if n.Level < 1 {
-		return MemoryNode{}, false, fmt.Errorf("%w: a summary is at level >= 1, got %d", ErrInvalid, n.Level)
+		return conversation.Node{}, false, fmt.Errorf("%w: a summary is at level >= 1, got %d", ErrInvalid, n.Level)
 	}
 	if n.ChildIDs == nil {
 		n.ChildIDs = []int64{}
 	}
 	var (
-		out     MemoryNode
+		out     conversation.Node
 		created bool
 	)
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -264,7 +215,7 @@ func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string,
 		if err != nil {
 			return err
 		}
-		old, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryNode])
+		old, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Node])
 		if err != nil {
 			return err
 		}
@@ -286,7 +237,7 @@ func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string,
 		if err != nil {
 			return err
 		}
-		ins, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryNode])
+		ins, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Node])
 		if err != nil {
 			return err
 		}
@@ -297,7 +248,7 @@ func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string,
 		return nil
 	})
 	if err != nil {
-		return MemoryNode{}, false, fmt.Errorf("store summary %d/%d of %s: %w", n.Level, n.Seq, conversationID, translate(err))
+		return conversation.Node{}, false, fmt.Errorf("store summary %d/%d of %s: %w", n.Level, n.Seq, conversationID, translate(err))
 	}
 	return out, created, nil
 }
@@ -306,7 +257,7 @@ func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string,
 // contains any of terms (case-insensitive substring match, which works for
 // Korean as well as English), newest conversations and highest levels
 // first. An empty conversationID searches every conversation.
-func (s *Store) SearchNodes(ctx context.Context, tenantID, conversationID string, terms []string, limit int) ([]MemoryNode, error) {
+func (s *Store) SearchNodes(ctx context.Context, tenantID, conversationID string, terms []string, limit int) ([]conversation.Node, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
@@ -328,7 +279,7 @@ func (s *Store) SearchNodes(ctx context.Context, tenantID, conversationID string
 	if err != nil {
 		return nil, fmt.Errorf("search memory: %w", translate(err))
 	}
-	ns, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryNode])
+	ns, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Node])
 	if err != nil {
 		return nil, fmt.Errorf("search memory: %w", translate(err))
 	}
@@ -349,3 +300,24 @@ func (s *Store) DeleteSummaries(ctx context.Context, tenantID, conversationID st
 	}
 	return int(tag.RowsAffected()), nil
 }
+
+// MeetingLines returns the tenant's meeting's transcript lines after
+// afterSeq in order, at most limit, each with the speaker's name (else
+// id): what a meeting conversation copies into its turns.
+func (s *Store) MeetingLines(ctx context.Context, tenantID, meetingID string, afterSeq, limit int) ([]conversation.MeetingLine, error) {
+	ts, err := s.ListTranscripts(ctx, tenantID, meetingID, afterSeq, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]conversation.MeetingLine, len(ts))
+	for i, t := range ts {
+		sp := t.SpeakerName
+		if sp == "" {
+			sp = t.SpeakerID
+		}
+		out[i] = conversation.MeetingLine{Seq: t.Seq, Speaker: sp, Text: t.Text}
+	}
+	return out, nil
+}
+
+var _ conversation.Store = (*Store)(nil)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/mithub/mithub/pkg/conversation"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
@@ -20,18 +21,18 @@ func TestMemoryNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := st.CreateConversation(ctx, acme.ID, store.ConversationChat, "", "chat")
+	c, err := st.CreateConversation(ctx, acme.ID, conversation.KindChat, "", "chat")
 	if err != nil {
 		t.Fatal(err)
 	}
-	turns := []store.NewMemoryNode{{Seq: 0, Text: "user\t안녕하세요", Tokens: 5}, {Seq: 1, Text: "assistant\thello", Tokens: 3}}
+	turns := []conversation.NewNode{{Seq: 0, Text: "user\t안녕하세요", Tokens: 5}, {Seq: 1, Text: "assistant\thello", Tokens: 3}}
 	if n, err := st.AppendTurns(ctx, acme.ID, c.ID, turns); err != nil || n != 2 {
 		t.Fatalf("append: %d %v", n, err)
 	}
 	if n, err := st.AppendTurns(ctx, acme.ID, c.ID, turns); err != nil || n != 0 {
 		t.Fatalf("append again: %d %v, want 0 new", n, err)
 	}
-	if n, err := st.AppendTurns(ctx, other.ID, c.ID, []store.NewMemoryNode{{Seq: 2, Text: "x"}}); err != nil || n != 0 {
+	if n, err := st.AppendTurns(ctx, other.ID, c.ID, []conversation.NewNode{{Seq: 2, Text: "x"}}); err != nil || n != 0 {
 		t.Fatalf("another tenant appended %d (%v)", n, err)
 	}
 	if next, err := st.NextTurnSeq(ctx, acme.ID, c.ID); err != nil || next != 2 {
@@ -43,22 +44,22 @@ func TestMemoryNodes(t *testing.T) {
 	}
 	ids := []int64{refs[0].ID, refs[1].ID}
 
-	first, created, err := st.PutSummary(ctx, acme.ID, c.ID, store.NewMemoryNode{Level: 1, Seq: 0, Text: "인사", Tokens: 2, ChildIDs: ids})
+	first, created, err := st.PutSummary(ctx, acme.ID, c.ID, conversation.NewNode{Level: 1, Seq: 0, Text: "인사", Tokens: 2, ChildIDs: ids})
 	if err != nil || !created {
 		t.Fatalf("put: %v %v", created, err)
 	}
-	same, created, err := st.PutSummary(ctx, acme.ID, c.ID, store.NewMemoryNode{Level: 1, Seq: 0, Text: "other text", Tokens: 2, ChildIDs: ids})
+	same, created, err := st.PutSummary(ctx, acme.ID, c.ID, conversation.NewNode{Level: 1, Seq: 0, Text: "other text", Tokens: 2, ChildIDs: ids})
 	if err != nil || created || same.ID != first.ID || same.Text != "인사" {
 		t.Fatalf("same children must keep the stored node: %+v created %v %v", same, created, err)
 	}
-	repl, created, err := st.PutSummary(ctx, acme.ID, c.ID, store.NewMemoryNode{Level: 1, Seq: 0, Text: "greeting", Tokens: 1, ChildIDs: ids[:1]})
+	repl, created, err := st.PutSummary(ctx, acme.ID, c.ID, conversation.NewNode{Level: 1, Seq: 0, Text: "greeting", Tokens: 1, ChildIDs: ids[:1]})
 	if err != nil || !created || repl.ID == first.ID {
 		t.Fatalf("other children must replace the node with a new id: %+v created %v %v", repl, created, err)
 	}
-	if _, _, err := st.PutSummary(ctx, other.ID, c.ID, store.NewMemoryNode{Level: 1, Seq: 1, Text: "x", ChildIDs: ids}); !errors.Is(err, store.ErrNotFound) {
+	if _, _, err := st.PutSummary(ctx, other.ID, c.ID, conversation.NewNode{Level: 1, Seq: 1, Text: "x", ChildIDs: ids}); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("another tenant's summary: %v, want ErrNotFound", err)
 	}
-	if _, _, err := st.PutSummary(ctx, acme.ID, c.ID, store.NewMemoryNode{Level: 0, Seq: 5, Text: "x"}); !errors.Is(err, store.ErrInvalid) {
+	if _, _, err := st.PutSummary(ctx, acme.ID, c.ID, conversation.NewNode{Level: 0, Seq: 5, Text: "x"}); !errors.Is(err, store.ErrInvalid) {
 		t.Errorf("level-0 summary: %v, want ErrInvalid", err)
 	}
 
@@ -90,10 +91,10 @@ func TestConversations(t *testing.T) {
 		meetingID string
 		want      error
 	}{
-		{"chat with a meeting", acme.ID, store.ConversationChat, m.ID, store.ErrInvalid},
-		{"meeting without one", acme.ID, store.ConversationMeeting, "", store.ErrInvalid},
+		{"chat with a meeting", acme.ID, conversation.KindChat, m.ID, store.ErrInvalid},
+		{"meeting without one", acme.ID, conversation.KindMeeting, "", store.ErrInvalid},
 		{"unknown kind", acme.ID, "call", "", store.ErrInvalid},
-		{"another tenant's meeting", other.ID, store.ConversationMeeting, m.ID, store.ErrNotFound},
+		{"another tenant's meeting", other.ID, conversation.KindMeeting, m.ID, store.ErrNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,7 +104,7 @@ func TestConversations(t *testing.T) {
 		})
 	}
 	a, err := st.MeetingConversation(ctx, acme.ID, m.ID)
-	if err != nil || a.Title != "주간 회의" || a.Kind != store.ConversationMeeting {
+	if err != nil || a.Title != "주간 회의" || a.Kind != conversation.KindMeeting {
 		t.Fatalf("meeting conversation: %+v %v", a, err)
 	}
 	b, err := st.MeetingConversation(ctx, acme.ID, m.ID)

@@ -4,81 +4,28 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/mithub/mithub/pkg/membank"
 )
 
-// Memory-bank categories, in display order.
-const (
-	CategoryOverview  = "00-project-overview"
-	CategorySummary   = "01-summary"
-	CategoryProgress  = "02-progress"
-	CategoryDecisions = "03-decisions"
-	CategoryLessons   = "04-lessons"
-)
-
-// Categories lists every memory-bank category in order.
-var Categories = []string{CategoryOverview, CategorySummary, CategoryProgress, CategoryDecisions, CategoryLessons}
-
-// Limits of memory-bank text.
-const (
-	MaxProjectLen       = 128
-	MaxMemoryContentLen = 1 << 20
-)
-
-// IsCategory reports whether c names a memory-bank category.
-func IsCategory(c string) bool { return slices.Contains(Categories, c) }
-
-// MemoryEntry is one category of a project's memory bank.
-type MemoryEntry struct {
-	Project   string    `db:"project"`
-	Category  string    `db:"category"`
-	Content   string    `db:"content"`
-	UpdatedAt time.Time `db:"updated_at"`
-}
-
-// ProjectStatus is the status of a project as of one meeting.
-type ProjectStatus struct {
-	Project   string    `db:"project"`
-	MeetingID string    `db:"meeting_id"`
-	Content   string    `db:"content"`
-	UpdatedAt time.Time `db:"updated_at"`
-}
-
-// validateProject accepts 1..128 bytes of printable UTF-8 without '/'.
-func validateProject(p string) error {
-	switch {
-	case strings.TrimSpace(p) == "":
-		return fmt.Errorf("%w: project is required", ErrInvalid)
-	case len(p) > MaxProjectLen:
-		return fmt.Errorf("%w: project is longer than %d bytes", ErrInvalid, MaxProjectLen)
-	case !utf8.ValidString(p):
-		return fmt.Errorf("%w: project must be valid UTF-8", ErrInvalid)
-	case strings.ContainsAny(p, "/\\") || strings.IndexFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0:
-		return fmt.Errorf("%w: project must not contain slashes or control characters", ErrInvalid)
-	}
-	return nil
-}
-
-// ValidateProject reports why p cannot name a memory-bank project.
-func ValidateProject(p string) error { return validateProject(p) }
+// validateProject is membank.ValidateProject.
+func validateProject(p string) error { return membank.ValidateProject(p) }
 
 func validateEntry(project, category, content string) error {
 	if err := validateProject(project); err != nil {
 		return err
 	}
-	if !IsCategory(category) {
-		return fmt.Errorf("%w: category %q is not one of %s", ErrInvalid, category, strings.Join(Categories, ", "))
+	if err := membank.ValidateCategory(category); err != nil {
+		return err
 	}
-	return cleanText("content", content, MaxMemoryContentLen)
+	return cleanText("content", content, membank.MaxContentLen)
 }
 
 // MemoryBank returns the project's stored categories in order; categories
 // never written are left out.
-func (s *Store) MemoryBank(ctx context.Context, tenantID, project string) ([]MemoryEntry, error) {
+func (s *Store) MemoryBank(ctx context.Context, tenantID, project string) ([]membank.Entry, error) {
 	if err := validateProject(project); err != nil {
 		return nil, err
 	}
@@ -87,7 +34,7 @@ func (s *Store) MemoryBank(ctx context.Context, tenantID, project string) ([]Mem
 	if err != nil {
 		return nil, fmt.Errorf("read memory bank %s: %w", project, translate(err))
 	}
-	es, err := pgx.CollectRows(rows, pgx.RowToStructByName[MemoryEntry])
+	es, err := pgx.CollectRows(rows, pgx.RowToStructByName[membank.Entry])
 	if err != nil {
 		return nil, fmt.Errorf("read memory bank %s: %w", project, translate(err))
 	}
@@ -96,29 +43,29 @@ func (s *Store) MemoryBank(ctx context.Context, tenantID, project string) ([]Mem
 
 // MemoryEntryOf returns one category; a category never written is
 // ErrNotFound.
-func (s *Store) MemoryEntryOf(ctx context.Context, tenantID, project, category string) (MemoryEntry, error) {
+func (s *Store) MemoryEntryOf(ctx context.Context, tenantID, project, category string) (membank.Entry, error) {
 	if err := validateEntry(project, category, ""); err != nil {
-		return MemoryEntry{}, err
+		return membank.Entry{}, err
 	}
 	rows, err := s.pool.Query(ctx, `SELECT project, category, content, updated_at FROM memory_bank
 		WHERE tenant_id = $1 AND project = $2 AND category = $3`, tenantID, project, category)
 	if err != nil {
-		return MemoryEntry{}, fmt.Errorf("read memory bank %s/%s: %w", project, category, translate(err))
+		return membank.Entry{}, fmt.Errorf("read memory bank %s/%s: %w", project, category, translate(err))
 	}
-	e, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[MemoryEntry])
+	e, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[membank.Entry])
 	if err != nil {
-		return MemoryEntry{}, fmt.Errorf("read memory bank %s/%s: %w", project, category, translate(err))
+		return membank.Entry{}, fmt.Errorf("read memory bank %s/%s: %w", project, category, translate(err))
 	}
 	return e, nil
 }
 
 // PutMemoryEntry replaces one category's content and tells listeners
 // (ListenMemoryBank) in the same transaction.
-func (s *Store) PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (MemoryEntry, error) {
+func (s *Store) PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (membank.Entry, error) {
 	if err := validateEntry(project, category, content); err != nil {
-		return MemoryEntry{}, err
+		return membank.Entry{}, err
 	}
-	var e MemoryEntry
+	var e membank.Entry
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `INSERT INTO memory_bank (tenant_id, project, category, content)
 			VALUES ($1, $2, $3, $4)
@@ -127,13 +74,13 @@ func (s *Store) PutMemoryEntry(ctx context.Context, tenantID, project, category,
 		if err != nil {
 			return err
 		}
-		if e, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[MemoryEntry]); err != nil {
+		if e, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[membank.Entry]); err != nil {
 			return err
 		}
 		return notifyMemoryBank(ctx, tx, tenantID, project)
 	})
 	if err != nil {
-		return MemoryEntry{}, fmt.Errorf("write memory bank %s/%s: %w", project, category, translate(err))
+		return membank.Entry{}, fmt.Errorf("write memory bank %s/%s: %w", project, category, translate(err))
 	}
 	return e, nil
 }
@@ -143,7 +90,7 @@ func (s *Store) PutMemoryEntry(ctx context.Context, tenantID, project, category,
 // new contents from the current ones, and the results are stored. Two
 // merges of the same category run one after the other, so neither loses
 // the other's update; merges of different categories run in parallel.
-func (s *Store) MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge Merger) error {
+func (s *Store) MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge membank.Merger) error {
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		return mergeCategories(ctx, tx, tenantID, project, categories, merge)
 	})
@@ -155,7 +102,7 @@ func (s *Store) MergeMemory(ctx context.Context, tenantID, project string, categ
 
 // mergeCategories locks the categories in a fixed order (so concurrent
 // merges cannot deadlock), applies merge and writes what changed.
-func mergeCategories(ctx context.Context, tx pgx.Tx, tenantID, project string, categories []string, merge Merger) error {
+func mergeCategories(ctx context.Context, tx pgx.Tx, tenantID, project string, categories []string, merge membank.Merger) error {
 	if err := validateProject(project); err != nil {
 		return err
 	}
@@ -163,8 +110,8 @@ func mergeCategories(ctx context.Context, tx pgx.Tx, tenantID, project string, c
 	slices.Sort(cats)
 	cats = slices.Compact(cats)
 	for _, c := range cats {
-		if !IsCategory(c) {
-			return fmt.Errorf("%w: category %q is not one of %s", ErrInvalid, c, strings.Join(Categories, ", "))
+		if err := membank.ValidateCategory(c); err != nil {
+			return err
 		}
 	}
 	if len(cats) == 0 {
@@ -230,7 +177,7 @@ func putProjectStatus(ctx context.Context, tx pgx.Tx, tenantID, project, meeting
 	if err := validateProject(project); err != nil {
 		return err
 	}
-	if err := cleanText("content", content, MaxMemoryContentLen); err != nil {
+	if err := cleanText("content", content, membank.MaxContentLen); err != nil {
 		return err
 	}
 	if !isUUID(meetingID) {
@@ -251,7 +198,7 @@ func putProjectStatus(ctx context.Context, tx pgx.Tx, tenantID, project, meeting
 
 // ProjectStatuses returns the project's statuses, the most recently
 // updated first, at most limit (default 100).
-func (s *Store) ProjectStatuses(ctx context.Context, tenantID, project string, limit int) ([]ProjectStatus, error) {
+func (s *Store) ProjectStatuses(ctx context.Context, tenantID, project string, limit int) ([]membank.ProjectStatus, error) {
 	if err := validateProject(project); err != nil {
 		return nil, err
 	}
@@ -263,9 +210,11 @@ func (s *Store) ProjectStatuses(ctx context.Context, tenantID, project string, l
 	if err != nil {
 		return nil, fmt.Errorf("read status of project %s: %w", project, translate(err))
 	}
-	ps, err := pgx.CollectRows(rows, pgx.RowToStructByName[ProjectStatus])
+	ps, err := pgx.CollectRows(rows, pgx.RowToStructByName[membank.ProjectStatus])
 	if err != nil {
 		return nil, fmt.Errorf("read status of project %s: %w", project, translate(err))
 	}
 	return ps, nil
 }
+
+var _ membank.Store = (*Store)(nil)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
@@ -23,14 +24,14 @@ func TestMemoryEntryPutGetTenantScoped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.PutMemoryEntry(ctx, a.ID, "밋허브", store.CategorySummary, "첫 요약"); err != nil {
+	if _, err := s.PutMemoryEntry(ctx, a.ID, "밋허브", membank.CategorySummary, "첫 요약"); err != nil {
 		t.Fatal(err)
 	}
-	e, err := s.PutMemoryEntry(ctx, a.ID, "밋허브", store.CategorySummary, "두 번째 요약")
+	e, err := s.PutMemoryEntry(ctx, a.ID, "밋허브", membank.CategorySummary, "두 번째 요약")
 	if err != nil || e.Content != "두 번째 요약" {
 		t.Fatalf("put again = %+v %v", e, err)
 	}
-	if _, err := s.MemoryEntryOf(ctx, b.ID, "밋허브", store.CategorySummary); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.MemoryEntryOf(ctx, b.ID, "밋허브", membank.CategorySummary); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("other tenant reads = %v, want ErrNotFound", err)
 	}
 	bank, err := s.MemoryBank(ctx, a.ID, "밋허브")
@@ -51,12 +52,12 @@ func TestMemoryEntryRejectsBadInput(t *testing.T) {
 		project, category string
 		content           string
 	}{
-		{"empty project", "", store.CategorySummary, "x"},
-		{"slash", "a/b", store.CategorySummary, "x"},
-		{"long project", strings.Repeat("p", store.MaxProjectLen+1), store.CategorySummary, "x"},
+		{"empty project", "", membank.CategorySummary, "x"},
+		{"slash", "a/b", membank.CategorySummary, "x"},
+		{"long project", strings.Repeat("p", membank.MaxProjectLen+1), membank.CategorySummary, "x"},
 		{"unknown category", "p", "05-other", "x"},
-		{"NUL", "p", store.CategorySummary, "a\x00b"},
-		{"bad UTF-8", "p", store.CategorySummary, "\xff"},
+		{"NUL", "p", membank.CategorySummary, "a\x00b"},
+		{"bad UTF-8", "p", membank.CategorySummary, "\xff"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,11 +83,11 @@ func TestMergeMemoryConcurrentAppendsKeepEveryLine(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = s.MergeMemory(ctx, tn.ID, "p", []string{store.CategoryDecisions, store.CategoryProgress},
+			errs[i] = s.MergeMemory(ctx, tn.ID, "p", []string{membank.CategoryDecisions, membank.CategoryProgress},
 				func(cur map[string]string) (map[string]string, error) {
 					return map[string]string{
-						store.CategoryDecisions: cur[store.CategoryDecisions] + fmt.Sprintf("- d%d\n", i),
-						store.CategoryProgress:  cur[store.CategoryProgress] + fmt.Sprintf("- p%d\n", i),
+						membank.CategoryDecisions: cur[membank.CategoryDecisions] + fmt.Sprintf("- d%d\n", i),
+						membank.CategoryProgress:  cur[membank.CategoryProgress] + fmt.Sprintf("- p%d\n", i),
 					}, nil
 				})
 		}()
@@ -97,7 +98,7 @@ func TestMergeMemoryConcurrentAppendsKeepEveryLine(t *testing.T) {
 			t.Fatalf("merge %d: %v", i, err)
 		}
 	}
-	for _, c := range []string{store.CategoryDecisions, store.CategoryProgress} {
+	for _, c := range []string{membank.CategoryDecisions, membank.CategoryProgress} {
 		e, err := s.MemoryEntryOf(ctx, tn.ID, "p", c)
 		if err != nil {
 			t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
 
@@ -44,18 +44,18 @@ func TestListenMemoryBankHearsCommittedWritesOnly(t *testing.T) {
 		return change{}
 	}
 
-	if _, err := s.PutMemoryEntry(ctx, tn.ID, "밋허브", store.CategorySummary, "요약"); err != nil {
+	if _, err := s.PutMemoryEntry(ctx, tn.ID, "밋허브", membank.CategorySummary, "요약"); err != nil {
 		t.Fatal(err)
 	}
 	if c := next(); c != (change{tn.ID, "밋허브"}) {
 		t.Fatalf("after put heard %+v", c)
 	}
-	set := func(v string) store.Merger {
+	set := func(v string) membank.Merger {
 		return func(map[string]string) (map[string]string, error) {
-			return map[string]string{store.CategorySummary: v}, nil
+			return map[string]string{membank.CategorySummary: v}, nil
 		}
 	}
-	if err := s.MergeMemory(ctx, tn.ID, "밋허브", []string{store.CategorySummary}, set("바뀐 요약")); err != nil {
+	if err := s.MergeMemory(ctx, tn.ID, "밋허브", []string{membank.CategorySummary}, set("바뀐 요약")); err != nil {
 		t.Fatal(err)
 	}
 	if c := next(); c != (change{tn.ID, "밋허브"}) {
@@ -63,16 +63,16 @@ func TestListenMemoryBankHearsCommittedWritesOnly(t *testing.T) {
 	}
 	// A merge that changes nothing and one that fails say nothing: the
 	// next thing heard is a later write to another project.
-	if err := s.MergeMemory(ctx, tn.ID, "밋허브", []string{store.CategorySummary}, set("바뀐 요약")); err != nil {
+	if err := s.MergeMemory(ctx, tn.ID, "밋허브", []string{membank.CategorySummary}, set("바뀐 요약")); err != nil {
 		t.Fatal(err)
 	}
 	boom := errors.New("merge failed")
-	if err := s.MergeMemory(ctx, tn.ID, "밋허브", []string{store.CategorySummary}, func(map[string]string) (map[string]string, error) {
+	if err := s.MergeMemory(ctx, tn.ID, "밋허브", []string{membank.CategorySummary}, func(map[string]string) (map[string]string, error) {
 		return nil, boom
 	}); !errors.Is(err, boom) {
 		t.Fatalf("failing merge = %v", err)
 	}
-	if _, err := s.PutMemoryEntry(ctx, tn.ID, "other", store.CategorySummary, "x"); err != nil {
+	if _, err := s.PutMemoryEntry(ctx, tn.ID, "other", membank.CategorySummary, "x"); err != nil {
 		t.Fatal(err)
 	}
 	if c := next(); c != (change{tn.ID, "other"}) {

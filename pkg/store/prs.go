@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/mithub/mithub/pkg/membank"
 )
 
 // PR statuses. A PR is queued by the API, running while pr-worker builds
@@ -265,19 +267,13 @@ func (s *Store) RejectPR(ctx context.Context, tenantID, id string) (PR, error) {
 	return cur, fmt.Errorf("reject PR %s: it is %s: %w", id, cur.Status, ErrConflict)
 }
 
-// Merger computes the new content of memory-bank categories. It gets the
-// current content of the categories it asked for (empty when unset) and
-// returns the content to store for each; categories it leaves out keep
-// their content.
-type Merger func(current map[string]string) (map[string]string, error)
-
 // ApprovePR applies an approval in one transaction: it locks the PR, which
 // must be succeeded, locks the project's memory-bank categories, stores
 // what merge returns for them, records statusContent as the meeting's
 // project_status and marks the PR approved. Approving an approved PR
 // changes nothing; any status other than succeeded is ErrConflict.
 func (s *Store) ApprovePR(ctx context.Context, tenantID, id string, categories []string,
-	merge Merger, statusContent func(pr PR) string,
+	merge membank.Merger, statusContent func(pr PR) string,
 ) (PR, error) {
 	if !isUUID(id) {
 		return PR{}, fmt.Errorf("approve PR %q: %w", id, ErrNotFound)

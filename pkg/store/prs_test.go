@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
@@ -184,30 +185,30 @@ func TestApprovePRMergesAndRecordsStatus(t *testing.T) {
 	pr := newPR(t, s, tn.ID, m.ID)
 
 	merge := func(cur map[string]string) (map[string]string, error) {
-		return map[string]string{store.CategoryDecisions: cur[store.CategoryDecisions] + "- ship\n"}, nil
+		return map[string]string{membank.CategoryDecisions: cur[membank.CategoryDecisions] + "- ship\n"}, nil
 	}
 	status := func(p store.PR) string { return "status of " + p.ID }
 
 	// Not succeeded yet: conflict, nothing written.
-	if _, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{store.CategoryDecisions}, merge, status); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{membank.CategoryDecisions}, merge, status); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("ApprovePR on queued = %v, want ErrConflict", err)
 	}
-	if _, err := s.MemoryEntryOf(ctx, tn.ID, "default", store.CategoryDecisions); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.MemoryEntryOf(ctx, tn.ID, "default", membank.CategoryDecisions); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a refused approval wrote the memory bank: %v", err)
 	}
 
 	if _, err := s.CompletePR(ctx, tn.ID, pr.ID, store.PRContent{Title: "t"}); err != nil {
 		t.Fatal(err)
 	}
-	approved, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{store.CategoryDecisions}, merge, status)
+	approved, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{membank.CategoryDecisions}, merge, status)
 	if err != nil || approved.Status != store.PRApproved {
 		t.Fatalf("ApprovePR = %s %v", approved.Status, err)
 	}
 	// Approving again changes nothing.
-	if _, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{store.CategoryDecisions}, merge, status); err != nil {
+	if _, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{membank.CategoryDecisions}, merge, status); err != nil {
 		t.Fatalf("ApprovePR twice = %v", err)
 	}
-	e, err := s.MemoryEntryOf(ctx, tn.ID, "default", store.CategoryDecisions)
+	e, err := s.MemoryEntryOf(ctx, tn.ID, "default", membank.CategoryDecisions)
 	if err != nil || e.Content != "- ship\n" {
 		t.Errorf("decisions = %q %v, want one ledger line", e.Content, err)
 	}
@@ -229,7 +230,7 @@ func TestApprovePRRollsBackOnMergeError(t *testing.T) {
 		t.Fatal(err)
 	}
 	boom := errors.New("boom")
-	_, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{store.CategorySummary},
+	_, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{membank.CategorySummary},
 		func(map[string]string) (map[string]string, error) { return nil, boom },
 		func(store.PR) string { return "x" })
 	if !errors.Is(err, boom) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
@@ -306,7 +307,7 @@ type bankWrites struct {
 	bank *asking.BankCache
 }
 
-func (w bankWrites) PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (store.MemoryEntry, error) {
+func (w bankWrites) PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (membank.Entry, error) {
 	e, err := w.Store.PutMemoryEntry(ctx, tenantID, project, category, content)
 	if err == nil {
 		w.bank.Drop(tenantID, project)
@@ -314,7 +315,7 @@ func (w bankWrites) PutMemoryEntry(ctx context.Context, tenantID, project, categ
 	return e, err
 }
 
-func (w bankWrites) MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge store.Merger) error {
+func (w bankWrites) MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge membank.Merger) error {
 	err := w.Store.MergeMemory(ctx, tenantID, project, categories, merge)
 	if err == nil {
 		w.bank.Drop(tenantID, project)
@@ -322,7 +323,7 @@ func (w bankWrites) MergeMemory(ctx context.Context, tenantID, project string, c
 	return err
 }
 
-func (w bankWrites) ApprovePR(ctx context.Context, tenantID, id string, categories []string, merge store.Merger, status func(store.PR) string) (store.PR, error) {
+func (w bankWrites) ApprovePR(ctx context.Context, tenantID, id string, categories []string, merge membank.Merger, status func(store.PR) string) (store.PR, error) {
 	pr, err := w.Store.ApprovePR(ctx, tenantID, id, categories, merge, status)
 	if err == nil {
 		w.bank.Drop(tenantID, pr.Project)

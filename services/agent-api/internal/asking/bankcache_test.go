@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
@@ -113,7 +114,7 @@ func TestBankCacheSeesWritesFromAnotherStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := api.PutMemoryEntry(ctx, tn.ID, "밋허브", store.CategorySummary, "첫 요약"); err != nil {
+	if _, err := api.PutMemoryEntry(ctx, tn.ID, "밋허브", membank.CategorySummary, "첫 요약"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -135,7 +136,7 @@ func TestBankCacheSeesWritesFromAnotherStore(t *testing.T) {
 
 	m := meetingOf("밋허브")
 	for range 3 {
-		if text, err := c.Bank(ctx, tn.ID, m); err != nil || text != "### "+store.CategorySummary+"\n첫 요약\n" {
+		if text, err := c.Bank(ctx, tn.ID, m); err != nil || text != "### "+membank.CategorySummary+"\n첫 요약\n" {
 			t.Fatalf("bank = %q, %v", text, err)
 		}
 	}
@@ -143,8 +144,8 @@ func TestBankCacheSeesWritesFromAnotherStore(t *testing.T) {
 		t.Fatalf("%d reads for three asks, want 1", reads)
 	}
 	// The pr-worker (another process, here another pool) merges a decision.
-	if err := worker.MergeMemory(ctx, tn.ID, "밋허브", []string{store.CategoryDecisions}, func(map[string]string) (map[string]string, error) {
-		return map[string]string{store.CategoryDecisions: "출시일은 3월"}, nil
+	if err := worker.MergeMemory(ctx, tn.ID, "밋허브", []string{membank.CategoryDecisions}, func(map[string]string) (map[string]string, error) {
+		return map[string]string{membank.CategoryDecisions: "출시일은 3월"}, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -153,8 +154,8 @@ func TestBankCacheSeesWritesFromAnotherStore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text != "### "+store.CategorySummary+"\n첫 요약\n" {
-			if want := "### " + store.CategoryDecisions + "\n출시일은 3월\n"; !strings.Contains("\n"+text, "\n"+want) {
+		if text != "### "+membank.CategorySummary+"\n첫 요약\n" {
+			if want := "### " + membank.CategoryDecisions + "\n출시일은 3월\n"; !strings.Contains("\n"+text, "\n"+want) {
 				t.Fatalf("bank after the merge = %q, want it to hold %q", text, want)
 			}
 			break

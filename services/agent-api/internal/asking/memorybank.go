@@ -4,12 +4,13 @@ import (
 	"context"
 	"strings"
 
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 )
 
 // BankReader reads a project's memory bank.
 type BankReader interface {
-	MemoryBank(ctx context.Context, tenantID, project string) ([]store.MemoryEntry, error)
+	MemoryBank(ctx context.Context, tenantID, project string) ([]membank.Entry, error)
 }
 
 // StoredBank returns the MemoryBank of a meeting's project from r: each

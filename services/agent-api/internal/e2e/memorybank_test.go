@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mithub/mithub/pkg/apiclient"
-	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
 
@@ -75,7 +75,7 @@ func TestAskFollowsMemoryBankWrites(t *testing.T) {
 
 	for i := range 3 {
 		want := fmt.Sprintf("출시는 %d월로 결정", i+3)
-		call(http.MethodPut, "/v1/memory-bank/default/"+store.CategoryDecisions, map[string]string{"content": want})
+		call(http.MethodPut, "/v1/memory-bank/default/"+membank.CategoryDecisions, map[string]string{"content": want})
 		if got := packed(); !strings.Contains(got, want) {
 			t.Fatalf("ask right after PUT #%d packs no %q:\n%s", i, want, got)
 		}
@@ -84,7 +84,7 @@ func TestAskFollowsMemoryBankWrites(t *testing.T) {
 	// pr-worker or another replica writes straight to the store.
 	st, dev := devStore(t, dbURL)
 	const elsewhere = "출시 담당은 이영희"
-	if _, err := st.PutMemoryEntry(ctx, dev.ID, "default", store.CategoryProgress, elsewhere); err != nil {
+	if _, err := st.PutMemoryEntry(ctx, dev.ID, "default", membank.CategoryProgress, elsewhere); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, 10*time.Second, func() bool { return strings.Contains(packed(), elsewhere) })

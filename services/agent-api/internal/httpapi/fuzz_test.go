@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/valyala/fasthttp"
 
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
 )
@@ -49,13 +50,13 @@ var bodyTargets = []bodyTarget{
 	{"generate pr", true, func() any { return &generatePRRequest{} }, nil},
 	{"memory entry", false, func() any { return &putMemoryEntryRequest{} }, func(v any) error {
 		if c := v.(*putMemoryEntryRequest).Content; c != nil {
-			return checkText("content", *c, store.MaxMemoryContentLen)
+			return checkText("content", *c, membank.MaxContentLen)
 		}
 		return nil
 	}},
 	{"memory bank", false, func() any { return &putMemoryBankRequest{} }, func(v any) error {
 		for cat, content := range v.(*putMemoryBankRequest).Categories {
-			if err := checkText("categories."+cat, content, store.MaxMemoryContentLen); err != nil {
+			if err := checkText("categories."+cat, content, membank.MaxContentLen); err != nil {
 				return err
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 )
 
@@ -40,7 +41,7 @@ func projectParam(c *fiber.Ctx) (string, error) {
 	if err != nil || !utf8.ValidString(p) {
 		return "", errInvalid("project in the path is not valid percent-encoded UTF-8")
 	}
-	if err := store.ValidateProject(p); err != nil {
+	if err := membank.ValidateProject(p); err != nil {
 		return "", err
 	}
 	return p, nil
@@ -48,8 +49,8 @@ func projectParam(c *fiber.Ctx) (string, error) {
 
 func categoryParam(c *fiber.Ctx) (string, error) {
 	cat := c.Params("category")
-	if !store.IsCategory(cat) {
-		return "", errInvalid("category %q is not one of %s", truncate(cat, 64), strings.Join(store.Categories, ", "))
+	if !membank.IsCategory(cat) {
+		return "", errInvalid("category %q is not one of %s", truncate(cat, 64), strings.Join(membank.Categories, ", "))
 	}
 	return cat, nil
 }
@@ -73,8 +74,8 @@ func (s *Server) getMemoryBank(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	out := memoryBankJSON{Project: project, Categories: make([]memoryEntryJSON, len(store.Categories)), Status: []projectStatusJSON{}}
-	for i, cat := range store.Categories {
+	out := memoryBankJSON{Project: project, Categories: make([]memoryEntryJSON, len(membank.Categories)), Status: []projectStatusJSON{}}
+	for i, cat := range membank.Categories {
 		out.Categories[i] = memoryEntryJSON{Project: project, Category: cat}
 		for _, e := range entries {
 			if e.Category == cat {
@@ -88,7 +89,7 @@ func (s *Server) getMemoryBank(c *fiber.Ctx) error {
 	return c.JSON(out)
 }
 
-func toMemoryEntryJSON(e store.MemoryEntry) memoryEntryJSON {
+func toMemoryEntryJSON(e membank.Entry) memoryEntryJSON {
 	at := e.UpdatedAt
 	return memoryEntryJSON{Project: e.Project, Category: e.Category, Content: e.Content, UpdatedAt: &at}
 }
@@ -137,7 +138,7 @@ func (s *Server) putMemoryEntry(c *fiber.Ctx) error {
 	if req.Content == nil {
 		return errInvalid("content is required")
 	}
-	if err := checkText("content", *req.Content, store.MaxMemoryContentLen); err != nil {
+	if err := checkText("content", *req.Content, membank.MaxContentLen); err != nil {
 		return err
 	}
 	if err := s.prsConfigured(); err != nil {
@@ -169,10 +170,10 @@ func (s *Server) putMemoryBank(c *fiber.Ctx) error {
 	}
 	cats := make([]string, 0, len(req.Categories))
 	for cat, content := range req.Categories {
-		if !store.IsCategory(cat) {
-			return errInvalid("category %q is not one of %s", truncate(cat, 64), strings.Join(store.Categories, ", "))
+		if !membank.IsCategory(cat) {
+			return errInvalid("category %q is not one of %s", truncate(cat, 64), strings.Join(membank.Categories, ", "))
 		}
-		if err := checkText("categories."+cat, content, store.MaxMemoryContentLen); err != nil {
+		if err := checkText("categories."+cat, content, membank.MaxContentLen); err != nil {
 			return err
 		}
 		cats = append(cats, cat)

@@ -15,6 +15,7 @@ import (
 
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
@@ -29,13 +30,13 @@ type PRStore interface {
 	ListMeetingPRs(ctx context.Context, tenantID, meetingID string) ([]store.PR, error)
 	FailPR(ctx context.Context, tenantID, id, msg string) (store.PR, error)
 	RejectPR(ctx context.Context, tenantID, id string) (store.PR, error)
-	ApprovePR(ctx context.Context, tenantID, id string, categories []string, merge store.Merger, status func(store.PR) string) (store.PR, error)
+	ApprovePR(ctx context.Context, tenantID, id string, categories []string, merge membank.Merger, status func(store.PR) string) (store.PR, error)
 	LastTranscriptID(ctx context.Context, tenantID, meetingID string, upToSeq int) (int64, error)
-	MemoryBank(ctx context.Context, tenantID, project string) ([]store.MemoryEntry, error)
-	MemoryEntryOf(ctx context.Context, tenantID, project, category string) (store.MemoryEntry, error)
-	PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (store.MemoryEntry, error)
-	MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge store.Merger) error
-	ProjectStatuses(ctx context.Context, tenantID, project string, limit int) ([]store.ProjectStatus, error)
+	MemoryBank(ctx context.Context, tenantID, project string) ([]membank.Entry, error)
+	MemoryEntryOf(ctx context.Context, tenantID, project, category string) (membank.Entry, error)
+	PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (membank.Entry, error)
+	MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge membank.Merger) error
+	ProjectStatuses(ctx context.Context, tenantID, project string, limit int) ([]membank.ProjectStatus, error)
 }
 
 // TaskQueue enqueues Asynq tasks; *asynq.Client implements it.
@@ -45,7 +46,7 @@ type TaskQueue interface {
 
 // DefaultProject is the memory-bank project of a meeting whose metadata
 // names none.
-const DefaultProject = store.DefaultProject
+const DefaultProject = membank.DefaultProject
 
 // memoryUpdateDelay is how long after a meeting ends its memory-bank
 // update starts.
@@ -111,7 +112,7 @@ func (s *Server) generatePR(c *fiber.Ctx) error {
 		return meetingErr(err)
 	}
 	project := projectOf(m, req.Project)
-	if err := store.ValidateProject(project); err != nil {
+	if err := membank.ValidateProject(project); err != nil {
 		return err
 	}
 	if open, err := s.PRs.OpenPR(ctx, tenant.ID, id); err == nil {
@@ -428,7 +429,7 @@ func (s *Server) meetingEnded(ctx context.Context, tenantID string, m store.Meet
 		return
 	}
 	project := projectOf(m, "")
-	if store.ValidateProject(project) != nil {
+	if membank.ValidateProject(project) != nil {
 		project = DefaultProject
 	}
 	p := &mithubv1.MemoryBankUpdateTask{TenantId: tenantID, MeetingId: m.ID, Project: project}

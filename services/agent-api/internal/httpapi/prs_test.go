@@ -26,6 +26,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
@@ -510,7 +511,7 @@ func TestApprovePRMergesIntoTheMemoryBank(t *testing.T) {
 		t.Fatalf("PR has no decisions or action items: %+v", p1)
 	}
 	bank := h.bank(key, project)
-	ledger := bank.content(store.CategoryDecisions)
+	ledger := bank.content(membank.CategoryDecisions)
 	mtg, err := h.store.GetMeeting(context.Background(), tenant, m1.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -520,7 +521,7 @@ func TestApprovePRMergesIntoTheMemoryBank(t *testing.T) {
 		!strings.Contains(ledger, "We decided to launch the mobile app") {
 		t.Errorf("decision ledger lacks the decision with its meeting and date:\n%s", ledger)
 	}
-	if !strings.Contains(bank.content(store.CategoryProgress), "민수") || bank.content(store.CategorySummary) == "" {
+	if !strings.Contains(bank.content(membank.CategoryProgress), "민수") || bank.content(membank.CategorySummary) == "" {
 		t.Errorf("progress or summary not updated:\n%+v", bank.Categories)
 	}
 	if len(bank.Status) != 1 || bank.Status[0].MeetingID != m1.ID || !strings.Contains(bank.Status[0].Content, "We decided") {
@@ -531,12 +532,12 @@ func TestApprovePRMergesIntoTheMemoryBank(t *testing.T) {
 	if r := h.do(http.MethodPost, "/v1/prs/"+p1.ID+"/approve", key, nil); r.status != http.StatusOK {
 		t.Fatalf("second approve = %d %s", r.status, r.body)
 	}
-	if again := h.bank(key, project); again.content(store.CategoryDecisions) != ledger {
-		t.Errorf("second approval changed the ledger:\n%s", again.content(store.CategoryDecisions))
+	if again := h.bank(key, project); again.content(membank.CategoryDecisions) != ledger {
+		t.Errorf("second approval changed the ledger:\n%s", again.content(membank.CategoryDecisions))
 	}
 
 	m2, _ := approve("b")
-	ledger2 := h.bank(key, project).content(store.CategoryDecisions)
+	ledger2 := h.bank(key, project).content(membank.CategoryDecisions)
 	i1, i2 := strings.Index(ledger2, "meeting="+m1.ID), strings.Index(ledger2, "meeting="+m2.ID)
 	if !strings.HasPrefix(ledger2, ledger) || i1 < 0 || i2 < i1 {
 		t.Errorf("second meeting's decisions are not appended after the first's:\n%s", ledger2)
@@ -582,19 +583,19 @@ func TestMemoryBankPutAndGet(t *testing.T) {
 	const project = "밋허브 v2"
 	path := "/v1/memory-bank/" + urlPath(project)
 
-	r := h.json(http.MethodPut, path+"/"+store.CategoryOverview, key, map[string]string{"content": "# 밋허브\nMeeting agent."})
+	r := h.json(http.MethodPut, path+"/"+membank.CategoryOverview, key, map[string]string{"content": "# 밋허브\nMeeting agent."})
 	if r.status != http.StatusOK {
 		t.Fatalf("PUT category = %d %s", r.status, r.body)
 	}
 	r = h.json(http.MethodPut, path, key, map[string]any{"categories": map[string]string{
-		store.CategorySummary: "요약", store.CategoryLessons: "- ship smaller",
+		membank.CategorySummary: "요약", membank.CategoryLessons: "- ship smaller",
 	}})
 	if r.status != http.StatusOK {
 		t.Fatalf("PUT project = %d %s", r.status, r.body)
 	}
 	b := h.bank(key, project)
-	if len(b.Categories) != len(store.Categories) || b.content(store.CategoryOverview) != "# 밋허브\nMeeting agent." ||
-		b.content(store.CategorySummary) != "요약" || b.content(store.CategoryLessons) != "- ship smaller" {
+	if len(b.Categories) != len(membank.Categories) || b.content(membank.CategoryOverview) != "# 밋허브\nMeeting agent." ||
+		b.content(membank.CategorySummary) != "요약" || b.content(membank.CategoryLessons) != "- ship smaller" {
 		t.Fatalf("bank = %+v", b)
 	}
 	for _, c := range b.Categories {
@@ -602,13 +603,13 @@ func TestMemoryBankPutAndGet(t *testing.T) {
 			t.Errorf("category %s: content %q updated_at %v", c.Category, c.Content, c.UpdatedAt)
 		}
 	}
-	r = h.do(http.MethodGet, path+"/"+store.CategorySummary, key, nil)
+	r = h.do(http.MethodGet, path+"/"+membank.CategorySummary, key, nil)
 	var e struct{ Content string }
 	r.decode(t, &e)
 	if r.status != http.StatusOK || e.Content != "요약" {
 		t.Errorf("GET category = %d %s", r.status, r.body)
 	}
-	if ob := h.bank(other, project); ob.content(store.CategorySummary) != "" {
+	if ob := h.bank(other, project); ob.content(membank.CategorySummary) != "" {
 		t.Error("another tenant sees the memory bank")
 	}
 
@@ -618,12 +619,12 @@ func TestMemoryBankPutAndGet(t *testing.T) {
 		{"unknown category", http.MethodPut, path + "/05-misc", `{"content":"x"}`},
 		{"unknown category get", http.MethodGet, path + "/05-misc", ""},
 		{"slash in project", http.MethodGet, "/v1/memory-bank/a%2Fb", ""},
-		{"no content", http.MethodPut, path + "/" + store.CategorySummary, `{}`},
-		{"content wrong type", http.MethodPut, path + "/" + store.CategorySummary, `{"content":1}`},
-		{"unknown field", http.MethodPut, path + "/" + store.CategorySummary, `{"content":"x","y":1}`},
+		{"no content", http.MethodPut, path + "/" + membank.CategorySummary, `{}`},
+		{"content wrong type", http.MethodPut, path + "/" + membank.CategorySummary, `{"content":1}`},
+		{"unknown field", http.MethodPut, path + "/" + membank.CategorySummary, `{"content":"x","y":1}`},
 		{"empty categories", http.MethodPut, path, `{"categories":{}}`},
 		{"bad category in map", http.MethodPut, path, `{"categories":{"99":"x"}}`},
-		{"NUL", http.MethodPut, path + "/" + store.CategorySummary, `{"content":"a\u0000b"}`},
+		{"NUL", http.MethodPut, path + "/" + membank.CategorySummary, `{"content":"a\u0000b"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -638,7 +639,7 @@ func TestMemoryBankPutAndGet(t *testing.T) {
 			checkClientError(t, tt.name, r)
 		})
 	}
-	if got := h.bank(key, project); got.content(store.CategorySummary) != "요약" {
+	if got := h.bank(key, project); got.content(membank.CategorySummary) != "요약" {
 		t.Error("a rejected request changed the bank")
 	}
 }

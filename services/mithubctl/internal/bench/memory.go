@@ -18,6 +18,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mithub/mithub/pkg/conversation"
 	"github.com/mithub/mithub/pkg/llm/openai"
 	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/qmsum"
@@ -208,7 +209,7 @@ func qmsumCorpus(dir string) ([]qmsum.Turn, error) {
 // loadTurns stores turns (cycling through the corpus) until size tokens.
 func loadTurns(ctx context.Context, st *store.Store, count tokens.Counter, tenantID, convID string, corpus []qmsum.Turn, size int) (int, int, error) {
 	total, n := 0, 0
-	batch := make([]store.NewMemoryNode, 0, 5000)
+	batch := make([]conversation.NewNode, 0, 5000)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -221,7 +222,7 @@ func loadTurns(ctx context.Context, st *store.Store, count tokens.Counter, tenan
 		t := corpus[n%len(corpus)]
 		speaker := strings.Join(strings.Fields(t.Speaker), " ")
 		tok := count.Count(speaker + ": " + t.Content)
-		batch = append(batch, store.NewMemoryNode{Seq: n, Text: speaker + "\t" + t.Content, Tokens: tok})
+		batch = append(batch, conversation.NewNode{Seq: n, Text: speaker + "\t" + t.Content, Tokens: tok})
 		total += tok
 		n++
 		if len(batch) == cap(batch) {

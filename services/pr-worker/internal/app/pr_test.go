@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
@@ -146,7 +147,7 @@ func TestPRGenerateLocalEndToEnd(t *testing.T) {
 			t.Errorf("decision from seq %d, after last_transcript_id", x.Seq)
 		}
 	}
-	if !slices.ContainsFunc(d.MemoryUpdates, func(u prdoc.MemoryUpdate) bool { return u.Category == store.CategoryDecisions }) {
+	if !slices.ContainsFunc(d.MemoryUpdates, func(u prdoc.MemoryUpdate) bool { return u.Category == membank.CategoryDecisions }) {
 		t.Errorf("memory updates %+v propose no decisions", d.MemoryUpdates)
 	}
 	for _, h := range []string{"## Agenda", "## Decisions", "## Action items", "## Open questions", "민수"} {

@@ -11,6 +11,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
@@ -22,7 +23,7 @@ type MemoryStore interface {
 	ListTopics(ctx context.Context, tenantID, meetingID string) ([]store.TopicRow, error)
 	EachTranscript(ctx context.Context, tenantID, meetingID string, lastID int64, pageSize int, fn func(store.Transcript) error) error
 	PutProjectStatus(ctx context.Context, tenantID, project, meetingID, content string) error
-	MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge store.Merger) error
+	MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge membank.Merger) error
 }
 
 // MemoryBankHandler updates a project's memory bank after one of its
@@ -52,7 +53,7 @@ func (h *MemoryBankHandler) ProcessTask(ctx context.Context, t *asynq.Task) erro
 	if err != nil {
 		return errors.Join(err, asynq.SkipRetry)
 	}
-	if err := store.ValidateProject(p.GetProject()); err != nil {
+	if err := membank.ValidateProject(p.GetProject()); err != nil {
 		return fmt.Errorf("%s: %w: %w", tasks.TypeMemoryBankUpdate, err, asynq.SkipRetry)
 	}
 	in, err := h.input(ctx, p)

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
+	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
@@ -82,7 +83,7 @@ func TestMemoryBankUpdateAfterMeeting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]store.MemoryEntry{}
+	got := map[string]membank.Entry{}
 	for _, e := range bank {
 		got[e.Category] = e
 		if e.UpdatedAt.Before(sts[0].UpdatedAt) {
@@ -90,10 +91,10 @@ func TestMemoryBankUpdateAfterMeeting(t *testing.T) {
 		}
 	}
 	checks := map[string]string{
-		store.CategoryDecisions: "Sprint review 스프린트 회고: We decided to drop the legacy export feature. (Alice)",
-		store.CategoryProgress:  "- [ ] 민수: 제가 금요일까지 변경 로그를 정리하겠습니다.",
-		store.CategoryLessons:   "Next time we should have run the load test earlier.",
-		store.CategorySummary:   "Sprint review",
+		membank.CategoryDecisions: "Sprint review 스프린트 회고: We decided to drop the legacy export feature. (Alice)",
+		membank.CategoryProgress:  "- [ ] 민수: 제가 금요일까지 변경 로그를 정리하겠습니다.",
+		membank.CategoryLessons:   "Next time we should have run the load test earlier.",
+		membank.CategorySummary:   "Sprint review",
 	}
 	for cat, want := range checks {
 		if !strings.Contains(got[cat].Content, want) {
@@ -136,7 +137,7 @@ func TestMemoryBankUpdateKeepsCategoriesWithinTheBound(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, e := range bank {
-			if e.Category == store.CategoryOverview {
+			if e.Category == membank.CategoryOverview {
 				continue
 			}
 			if len(e.Content) > limit {
@@ -152,7 +153,7 @@ func TestMemoryBankUpdateKeepsCategoriesWithinTheBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range bank {
-		if e.Category == store.CategoryDecisions && strings.Contains(e.Content, "mithub:meeting="+ids[0]+" ") {
+		if e.Category == membank.CategoryDecisions && strings.Contains(e.Content, "mithub:meeting="+ids[0]+" ") {
 			t.Errorf("the first meeting's decisions are still in the bank:\n%s", e.Content)
 		}
 	}

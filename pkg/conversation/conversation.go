@@ -1,0 +1,98 @@
+// Package conversation defines the long-conversation memory's data: a
+// conversation (a meeting or a chat session), its turns and the
+// hierarchical summaries above them, all stored as nodes
+// (docs/architecture.md §7), and the persistence contract package store
+// implements. Package convmemory compresses, searches and renders them.
+package conversation
+
+import (
+	"context"
+	"time"
+)
+
+// Kinds of conversation.
+const (
+	// KindMeeting: the turns are a meeting's transcript, copied in order.
+	KindMeeting = "meeting"
+	// KindChat: the turns are messages added one by one.
+	KindChat = "chat"
+)
+
+// Conversation is a meeting or a plain chat session whose turns and
+// hierarchical summaries are nodes.
+type Conversation struct {
+	ID        string    `db:"id" json:"id"`
+	TenantID  string    `db:"tenant_id" json:"-"`
+	Kind      string    `db:"kind" json:"kind"`
+	MeetingID *string   `db:"meeting_id" json:"meeting_id,omitempty"`
+	Title     string    `db:"title" json:"title"`
+	CreatedAt time.Time `db:"created_at" json:"created_at"`
+}
+
+// Node is one stored node. Level 0 holds the conversation's turns in
+// order (seq is the turn number), level 1 the summaries of ~500-token
+// chunks of turns, level L>1 merges of level L-1 nodes. ChildIDs are the
+// ids of the nodes one level down that a summary covers.
+type Node struct {
+	ID             int64     `db:"id"`
+	ConversationID string    `db:"conversation_id"`
+	Level          int       `db:"level"`
+	Seq            int       `db:"seq"`
+	Text           string    `db:"text"`
+	Tokens         int       `db:"tokens"`
+	ChildIDs       []int64   `db:"child_ids"`
+	CreatedAt      time.Time `db:"created_at"`
+}
+
+// NodeRef is a node without its text.
+type NodeRef struct {
+	ID       int64   `db:"id"`
+	Level    int     `db:"level"`
+	Seq      int     `db:"seq"`
+	Tokens   int     `db:"tokens"`
+	ChildIDs []int64 `db:"child_ids"`
+}
+
+// NewNode is the input of AppendTurns and PutSummary.
+type NewNode struct {
+	Level    int
+	Seq      int
+	Text     string
+	Tokens   int
+	ChildIDs []int64
+}
+
+// MeetingLine is one transcript line of a meeting, as a meeting
+// conversation copies it into a turn.
+type MeetingLine struct {
+	Seq int
+	// Speaker is the speaker's name, else their id.
+	Speaker string
+	Text    string
+}
+
+// Store is the persistence of conversations. Every method is scoped to a
+// tenant: another tenant's conversation is errdefs.ErrNotFound.
+type Store interface {
+	CreateConversation(ctx context.Context, tenantID, kind, meetingID, title string) (Conversation, error)
+	GetConversation(ctx context.Context, tenantID, id string) (Conversation, error)
+	ListConversations(ctx context.Context, tenantID string, limit int) ([]Conversation, error)
+	// MeetingConversation returns the meeting's conversation, creating it
+	// on first use.
+	MeetingConversation(ctx context.Context, tenantID, meetingID string) (Conversation, error)
+	// AppendTurns stores level-0 nodes, skipping seqs already stored, and
+	// returns how many it inserted.
+	AppendTurns(ctx context.Context, tenantID, conversationID string, turns []NewNode) (int, error)
+	NextTurnSeq(ctx context.Context, tenantID, conversationID string) (int, error)
+	NodeRefs(ctx context.Context, tenantID, conversationID string, fromLevel, toLevel int) ([]NodeRef, error)
+	NodesByID(ctx context.Context, tenantID, conversationID string, ids []int64) ([]Node, error)
+	NodesAtLevel(ctx context.Context, tenantID, conversationID string, level, fromSeq, toSeq int) ([]Node, error)
+	// PutSummary stores a summary node (level >= 1). A node at its level
+	// and seq with the same children is kept; one with other children is
+	// replaced. It returns the stored node and whether it is new.
+	PutSummary(ctx context.Context, tenantID, conversationID string, n NewNode) (Node, bool, error)
+	SearchNodes(ctx context.Context, tenantID, conversationID string, terms []string, limit int) ([]Node, error)
+	// MeetingLines returns a meeting's transcript lines after afterSeq in
+	// order, at most limit.
+	MeetingLines(ctx context.Context, tenantID, meetingID string, afterSeq, limit int) ([]MeetingLine, error)
+}
