@@ -11,12 +11,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-)
 
-// Ask modes.
-const (
-	AskModeAnswer  = "answer"
-	AskModeCatchUp = "catch_up"
+	"github.com/mithub/mithub/pkg/askmode"
 )
 
 // SSE event names of the ask stream.
@@ -32,15 +28,15 @@ const (
 const maxSSELine = 4 << 20
 
 // AskRequest is the body of POST /v1/meetings/{id}/ask. Question is
-// required in answer mode; Mode defaults to answer; the server creates a
-// ThreadID when none is given; SinceMS applies to catch_up.
+// required in answer mode; Mode defaults to askmode.Default; the server
+// creates a ThreadID when none is given; SinceMS applies to a catch-up.
 type AskRequest struct {
-	Question  string `json:"question,omitempty"`
-	AskerID   string `json:"asker_id,omitempty"`
-	AskerName string `json:"asker_name,omitempty"`
-	ThreadID  string `json:"thread_id,omitempty"`
-	Mode      string `json:"mode,omitempty"`
-	SinceMS   *int64 `json:"since_ms,omitempty"`
+	Question  string       `json:"question,omitempty"`
+	AskerID   string       `json:"asker_id,omitempty"`
+	AskerName string       `json:"asker_name,omitempty"`
+	ThreadID  string       `json:"thread_id,omitempty"`
+	Mode      askmode.Mode `json:"mode,omitempty"`
+	SinceMS   *int64       `json:"since_ms,omitempty"`
 	// QuestionSegmentID is the transcript segment that carries the
 	// question (asked by voice); it is never cited as evidence.
 	QuestionSegmentID string `json:"question_segment_id,omitempty"`
@@ -63,16 +59,16 @@ type Citation struct {
 // AskResult is the final answer: the done event of the stream, or the body
 // of a JSON-mode call.
 type AskResult struct {
-	Answer        string     `json:"answer"`
-	Citations     []Citation `json:"citations"`
-	Provider      string     `json:"provider"`
-	ThreadID      string     `json:"thread_id"`
-	Mode          string     `json:"mode"`
-	Warnings      []string   `json:"warnings"`
-	PendingTurns  int        `json:"pending_turns"`
-	ContextTokens int        `json:"context_tokens"`
-	SinceMS       *int64     `json:"since_ms,omitempty"`
-	Timings       AskTimings `json:"timings"`
+	Answer        string       `json:"answer"`
+	Citations     []Citation   `json:"citations"`
+	Provider      string       `json:"provider"`
+	ThreadID      string       `json:"thread_id"`
+	Mode          askmode.Mode `json:"mode"`
+	Warnings      []string     `json:"warnings"`
+	PendingTurns  int          `json:"pending_turns"`
+	ContextTokens int          `json:"context_tokens"`
+	SinceMS       *int64       `json:"since_ms,omitempty"`
+	Timings       AskTimings   `json:"timings"`
 }
 
 // AskTimings are the server's durations for an answer, in milliseconds:

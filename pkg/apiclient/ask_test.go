@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mithub/mithub/pkg/askmode"
 )
 
 // sse writes one event the way agent-api does.
@@ -29,7 +31,7 @@ func TestAskStreamDeliversEventsInOrder(t *testing.T) {
 	cit := Citation{N: 1, Seq: 12, TranscriptID: 345, SpeakerID: "u1", SpeakerName: "김민수",
 		StartMS: 61000, Time: "01:01", Text: "예산은 다음 주에 확정합니다.", Confidence: 0.93}
 	done := AskResult{Answer: "예산은 다음 주에 확정합니다 [1]. The budget is next week.", Citations: []Citation{cit},
-		Provider: "local", ThreadID: "th-1", Mode: AskModeAnswer, Warnings: []string{}, PendingTurns: 2, ContextTokens: 120}
+		Provider: "local", ThreadID: "th-1", Mode: askmode.Answer, Warnings: []string{}, PendingTurns: 2, ContextTokens: 120}
 	srv, reqs := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		streamHeaders(w)
 		io.WriteString(w, ": keep-alive\n\n")
@@ -200,7 +202,7 @@ func TestAskJSONMode(t *testing.T) {
 			"speaker_name":"Bob","start_ms":1000,"time":"00:01","text":"Let's ship Friday.","confidence":1,"low_confidence":false}],
 			"provider":"local","thread_id":"t-9","mode":"answer","warnings":[],"pending_turns":0,"context_tokens":40}`)(w, r)
 	})
-	res, err := New(srv.URL, "k").Ask(t.Context(), "m-2", AskRequest{Question: "what did we decide?", Mode: AskModeAnswer})
+	res, err := New(srv.URL, "k").Ask(t.Context(), "m-2", AskRequest{Question: "what did we decide?", Mode: askmode.Answer})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/llm"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/textutil"
@@ -29,7 +30,7 @@ type Answer struct {
 // text piece by piece as it is produced; an error from it stops the
 // answer and is returned.
 type Answerer interface {
-	Answer(ctx context.Context, c Context, call Call, query string, onToken func(string) error) (Answer, error)
+	Answer(ctx context.Context, c Context, mode askmode.Mode, query string, onToken func(string) error) (Answer, error)
 }
 
 // Extractive answers without a generative model: it extracts the
@@ -40,8 +41,7 @@ type Answerer interface {
 // against redundancy, to a length that suits the question, in meeting
 // order. The answer says that it is extracted, and every point cites its
 // turn [n] (n is the context line number, as with a model's answer).
-// Catch-up, summary and PR calls extract from the context's turns (the
-// period's, for catch-up) without a query.
+// A catch-up extracts from the period's turns without a query.
 type Extractive struct {
 	// MinWords and MaxWords bound the answer's length in words (defaults
 	// DefaultMinWords and DefaultMaxWords); within them the model picks a
@@ -83,15 +83,15 @@ func (e Extractive) Bounds() (minWords, maxWords int) {
 }
 
 // Answer implements Answerer.
-func (e Extractive) Answer(_ context.Context, c Context, call Call, query string, onToken func(string) error) (Answer, error) {
+func (e Extractive) Answer(_ context.Context, c Context, mode askmode.Mode, query string, onToken func(string) error) (Answer, error) {
 	m := DefaultAnswerModel
 	if e.Model != nil {
 		m = *e.Model
 	}
 	minW, maxW := e.Bounds()
 	korean := hasHangul(query)
-	summary := call == CallCatchUp || call == CallSummary || call == CallPR
-	if summary {
+	catchUp := mode == askmode.CatchUp
+	if catchUp {
 		korean = korean || contextKorean(c)
 	}
 	// The lead line goes out first, before the extraction: the asker
@@ -99,7 +99,7 @@ func (e Extractive) Answer(_ context.Context, c Context, call Call, query string
 	// which costs the stream one more write instead of one per line.
 	intro := pick(korean, "회의 기록에서 발췌한 문장입니다 (local 제공자, 생성된 답이 아님):",
 		"Extracted from the transcript (local provider: quoted sentences, not generated):")
-	if summary {
+	if catchUp {
 		intro = pick(korean, "놓친 부분의 주요 발언을 회의 기록에서 발췌했습니다 (local 제공자, 생성된 답이 아님):",
 			"Extracted from the transcript: what was said (local provider: quoted sentences, not generated):")
 	}
@@ -107,7 +107,7 @@ func (e Extractive) Answer(_ context.Context, c Context, call Call, query string
 		return Answer{}, err
 	}
 	var points []Point
-	if summary {
+	if catchUp {
 		points = m.Extract(c, "", minW, maxW)
 	} else {
 		points = m.Extract(c, query, minW, maxW)
@@ -490,7 +490,7 @@ type Chat struct {
 }
 
 // Answer implements Answerer.
-func (a Chat) Answer(ctx context.Context, c Context, _ Call, query string, onToken func(string) error) (Answer, error) {
+func (a Chat) Answer(ctx context.Context, c Context, _ askmode.Mode, query string, onToken func(string) error) (Answer, error) {
 	resp, err := a.Chat.ChatStream(ctx, llm.ChatRequest{
 		Model: a.Model, MaxTokens: a.MaxTokens, Temperature: 0.2,
 		Messages: []llm.Message{{Role: llm.RoleSystem, Content: c.System}, {Role: llm.RoleUser, Content: c.User}},

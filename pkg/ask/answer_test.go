@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/llm/openai"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/tokens"
@@ -33,23 +34,23 @@ func meetingTurns() []meetingctx.Turn {
 	return ts
 }
 
-func build(t *testing.T, call ask.Call, q string) ask.Context {
+func build(t *testing.T, mode askmode.Mode, q string) ask.Context {
 	t.Helper()
 	c, err := tokens.ForEncoding(tokens.CL100K)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ask.Build(ask.Input{Call: call, Question: q, Recent: meetingTurns(), Counter: c, Budget: 4000})
+	got, err := ask.Build(ask.Input{Mode: mode, Question: q, Recent: meetingTurns(), Counter: c, Budget: 4000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return got
 }
 
-func collect(t *testing.T, a ask.Answerer, c ask.Context, call ask.Call, q string) (ask.Answer, string) {
+func collect(t *testing.T, a ask.Answerer, c ask.Context, mode askmode.Mode, q string) (ask.Answer, string) {
 	t.Helper()
 	var streamed strings.Builder
-	ans, err := a.Answer(context.Background(), c, call, q, func(s string) error { streamed.WriteString(s); return nil })
+	ans, err := a.Answer(context.Background(), c, mode, q, func(s string) error { streamed.WriteString(s); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +70,8 @@ func TestExtractiveAnswer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.give, func(t *testing.T) {
-			c := build(t, ask.CallAnswer, tt.give)
-			ans, streamed := collect(t, ask.Extractive{}, c, ask.CallAnswer, tt.give)
+			c := build(t, askmode.Answer, tt.give)
+			ans, streamed := collect(t, ask.Extractive{}, c, askmode.Answer, tt.give)
 			if streamed != ans.Text+"\n" {
 				t.Fatalf("streamed text differs from the answer:\n%q\n%q", streamed, ans.Text)
 			}
@@ -95,8 +96,8 @@ func TestExtractiveAnswer(t *testing.T) {
 }
 
 func TestExtractiveNoMatch(t *testing.T) {
-	c := build(t, ask.CallAnswer, "quarterly revenue forecast?")
-	ans, _ := collect(t, ask.Extractive{}, c, ask.CallAnswer, "quarterly revenue forecast?")
+	c := build(t, askmode.Answer, "quarterly revenue forecast?")
+	ans, _ := collect(t, ask.Extractive{}, c, askmode.Answer, "quarterly revenue forecast?")
 	if len(ans.Citations) != 0 || !strings.Contains(ans.Text, "could not find") {
 		t.Fatalf("want an honest miss, got %q %+v", ans.Text, ans.Citations)
 	}
@@ -124,21 +125,21 @@ func TestIsFollowUp(t *testing.T) {
 
 func TestRulePlannerResolvesFollowUp(t *testing.T) {
 	prev := &ask.Exchange{Question: "what about the battery?", Query: "what about the battery?"}
-	p, err := ask.RulePlanner{}.Plan(context.Background(), ask.PlanInput{Call: ask.CallAnswer, Question: "and who owns that?", Previous: prev, Topics: 3, Turns: 40})
+	p, err := ask.RulePlanner{}.Plan(context.Background(), ask.PlanInput{Mode: askmode.Answer, Question: "and who owns that?", Previous: prev, Topics: 3, Turns: 40})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(p.NextSubquery, "battery") || !p.NeedSearch || !p.CanAnswer {
 		t.Fatalf("plan = %+v", p)
 	}
-	p, _ = ask.RulePlanner{}.Plan(context.Background(), ask.PlanInput{Call: ask.CallAnswer, Question: "what's up?"})
+	p, _ = ask.RulePlanner{}.Plan(context.Background(), ask.PlanInput{Mode: askmode.Answer, Question: "what's up?"})
 	if p.CanAnswer || len(p.MissingRequirements) == 0 {
 		t.Fatalf("empty meeting: plan = %+v", p)
 	}
 }
 
 func TestCitationsIn(t *testing.T) {
-	c := build(t, ask.CallAnswer, "q")
+	c := build(t, askmode.Answer, "q")
 	got := ask.CitationsIn("Kim said so [2], and Lee agreed [2, 5]; see also [99] and [0].", c)
 	var ns []int
 	for _, cit := range got {
@@ -185,8 +186,8 @@ func TestChatAnswerStreamsAndCites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := build(t, ask.CallAnswer, "what about batteries?")
-	ans, streamed := collect(t, ask.Chat{Chat: cl}, c, ask.CallAnswer, "what about batteries?")
+	c := build(t, askmode.Answer, "what about batteries?")
+	ans, streamed := collect(t, ask.Chat{Chat: cl}, c, askmode.Answer, "what about batteries?")
 	if streamed != ans.Text || ans.Provider != "openai" {
 		t.Fatalf("streamed %q, answer %q (%s)", streamed, ans.Text, ans.Provider)
 	}
@@ -199,7 +200,7 @@ func TestChatAnswerStreamsAndCites(t *testing.T) {
 }
 
 func TestChatPlanner(t *testing.T) {
-	in := ask.PlanInput{Call: ask.CallAnswer, Question: "and who owns that?", Topics: 2, Turns: 10,
+	in := ask.PlanInput{Mode: askmode.Answer, Question: "and who owns that?", Topics: 2, Turns: 10,
 		Previous: &ask.Exchange{Question: "what about the battery?", Query: "what about the battery?"}}
 	tests := []struct {
 		name  string

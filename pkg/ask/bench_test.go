@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
@@ -25,7 +26,7 @@ func BenchmarkBuild(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	turns := randomTurns(rng, c, 1250)
 	in := ask.Input{
-		Call: ask.CallAnswer, Question: "What did we decide about the battery budget?",
+		Mode: askmode.Answer, Question: "What did we decide about the battery budget?",
 		Recent: turns[1200:1225], Pending: turns[1225:], Counter: c, Budget: tokens.NewBudget(8192, 1024).Available(),
 		StoredTokens: true, Prefixes: ask.NewPrefixCounts(),
 	}
@@ -99,7 +100,7 @@ func BenchmarkExtractive(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cached, err := ask.Build(ask.Input{Call: ask.CallAnswer, Question: q, Searched: []ask.SearchedTopic{st},
+	cached, err := ask.Build(ask.Input{Mode: askmode.Answer, Question: q, Searched: []ask.SearchedTopic{st},
 		Recent: turns[len(turns)-25:], Counter: counter, Budget: 100_000, TurnsOnly: true})
 	if err != nil {
 		b.Fatal(err)
@@ -111,7 +112,7 @@ func BenchmarkExtractive(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := (ask.Extractive{}).Answer(context.Background(), c.ctx, ask.CallAnswer, q, func(string) error { return nil }); err != nil {
+				if _, err := (ask.Extractive{}).Answer(context.Background(), c.ctx, askmode.Answer, q, func(string) error { return nil }); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/tokens"
 )
@@ -63,11 +64,11 @@ func (st *SearchedTopic) rank(k int) int {
 }
 
 // Input is everything a context may be built from. Only what fits the
-// budget is used, in the priority order of the call type (see Build).
+// budget is used, in the priority order of the mode (see Build).
 type Input struct {
-	Call     Call
+	Mode     askmode.Mode
 	Question string
-	// System overrides the call type's default system prompt.
+	// System overrides the mode's default system prompt.
 	System   string
 	Facts    Facts
 	Previous *Exchange
@@ -79,10 +80,10 @@ type Input struct {
 	Recent []meetingctx.Turn
 	// Pending are the turns not yet in a topic, oldest first.
 	Pending []meetingctx.Turn
-	// Since are the turns of the catch-up period (CallCatchUp) or the whole
-	// transcript (CallPR), oldest first.
+	// Since are the turns of the catch-up period (askmode.CatchUp), oldest
+	// first.
 	Since []meetingctx.Turn
-	// SinceMS starts the catch-up period; CallCatchUp never includes a
+	// SinceMS starts the catch-up period; a catch-up never includes a
 	// turn that starts before it.
 	SinceMS    int64
 	Topics     []meetingctx.Topic
@@ -103,7 +104,7 @@ type Input struct {
 	// Prefixes, when set, keeps the counts of turn line prefixes from one
 	// build to the next; it must only ever see this Counter.
 	Prefixes *PrefixCounts
-	// Exclude keeps turns out of every section, whatever the call type:
+	// Exclude keeps turns out of every section, whatever the mode:
 	// the question's own turn and what else was said to the bot.
 	Exclude *Exclusion
 }
@@ -163,7 +164,7 @@ const (
 	secMemory   = "memory_bank"
 )
 
-// priorities lists, per call type, the order in which sections claim the
+// priorities lists, per mode, the order in which sections claim the
 // budget after the system prompt and the question (always kept):
 //
 //	answer:   meeting, previous exchange, searched topics' turns (best
@@ -171,44 +172,38 @@ const (
 //	          (newest first), topic list, speakers, memory bank
 //	catch_up: meeting, topics of the period, period turns (newest first),
 //	          speakers, memory bank
-//	pr:       meeting, topic list, whole transcript (oldest first),
-//	          speakers, memory bank
-//	summary:  meeting, topic list, pending turns, recent turns, speakers,
-//	          memory bank
-var priorities = map[Call][]string{
-	CallAnswer:  {secFacts, secPrevious, secSearched, secPending, secRecent, secTopics, secSpeakers, secMemory},
-	CallCatchUp: {secFacts, secTopics, secSince, secSpeakers, secMemory},
-	CallPR:      {secFacts, secTopics, secSince, secSpeakers, secMemory},
-	CallSummary: {secFacts, secTopics, secPending, secRecent, secSpeakers, secMemory},
+var priorities = map[askmode.Mode][]string{
+	askmode.Answer:  {secFacts, secPrevious, secSearched, secPending, secRecent, secTopics, secSpeakers, secMemory},
+	askmode.CatchUp: {secFacts, secTopics, secSince, secSpeakers, secMemory},
 }
 
 // order is the reading order of sections in the prompt.
 var order = []string{secFacts, secMemory, secSpeakers, secTopics, secSearched, secSince, secRecent, secPending, secPrevious}
 
 // Build packs in into its budget. The system prompt and the question are
-// always kept; sections are then admitted in the call type's priority
+// always kept; sections are then admitted in the mode's priority
 // order, turn by turn (a turn is never cut), so the result fits the budget
 // whenever the system prompt and the question do.
 func Build(in Input) (Context, error) {
-	if !in.Call.Valid() {
-		return Context{}, fmt.Errorf("unknown call type %q", in.Call)
+	if !in.Mode.Valid() {
+		return Context{}, fmt.Errorf("build context: unknown mode %q", in.Mode)
 	}
 	if in.Counter == nil {
 		return Context{}, fmt.Errorf("build context: no token counter")
 	}
 	system := in.System
 	if system == "" {
-		system = defaultSystem[in.Call]
+		system = defaultSystem[in.Mode]
 	}
 	user := in.Question
 	if user == "" {
-		user = defaultQuestion[in.Call]
+		user = defaultQuestion[in.Mode]
 	}
 	b := builder{in: in, budget: in.Budget, text: map[string]string{}, turns: map[string][]entry{},
 		prefixes: map[prefixKey]int{}}
 	b.used = in.Counter.Count(system) + in.Counter.Count(user) + FramingTokens
 	b.excluded = in.Exclude.excluded(&in)
-	for _, name := range priorities[in.Call] {
+	for _, name := range priorities[in.Mode] {
 		b.admit(name)
 	}
 	return b.render(system, user), nil
@@ -282,11 +277,11 @@ func (b *builder) admit(name string) {
 			}
 		})
 	case secPending:
-		b.turnList(name, b.period(in.Pending, true))
+		b.turnList(name, b.period(in.Pending))
 	case secRecent:
-		b.turnList(name, b.period(in.Recent, true))
+		b.turnList(name, b.period(in.Recent))
 	case secSince:
-		b.turnList(name, b.period(in.Since, in.Call != CallPR))
+		b.turnList(name, b.period(in.Since))
 	case secTopics:
 		b.topicList(name)
 	case secSpeakers:
@@ -296,16 +291,13 @@ func (b *builder) admit(name string) {
 	}
 }
 
-// period yields ts, newest first when newestFirst, without the turns
-// before the catch-up start.
-func (b *builder) period(ts []meetingctx.Turn, newestFirst bool) iter.Seq[entry] {
+// period yields ts newest first, without the turns before the catch-up
+// start.
+func (b *builder) period(ts []meetingctx.Turn) iter.Seq[entry] {
 	return func(yield func(entry) bool) {
 		for i := range ts {
-			t := &ts[i]
-			if newestFirst {
-				t = &ts[len(ts)-1-i]
-			}
-			if b.in.Call == CallCatchUp && t.StartMS < b.in.SinceMS {
+			t := &ts[len(ts)-1-i]
+			if b.in.Mode == askmode.CatchUp && t.StartMS < b.in.SinceMS {
 				continue
 			}
 			if !yield(entry{turn: t}) {
@@ -470,7 +462,7 @@ func (b *builder) topicList(name string) {
 	sec := Section{Name: name}
 	var sb strings.Builder
 	for _, t := range b.in.Topics {
-		if b.in.Call == CallCatchUp && t.EndMS < b.in.SinceMS {
+		if b.in.Mode == askmode.CatchUp && t.EndMS < b.in.SinceMS {
 			continue
 		}
 		sec.Offered++
@@ -624,21 +616,16 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-var defaultSystem = map[Call]string{
-	CallAnswer: "You are MitHub, an assistant taking part in a live meeting. Answer the question using only " +
+var defaultSystem = map[askmode.Mode]string{
+	askmode.Answer: "You are MitHub, an assistant taking part in a live meeting. Answer the question using only " +
 		"the meeting context below. Cite the numbered transcript lines you rely on as [n]. If the context " +
 		"does not contain the answer, say so. Answer in the language of the question, briefly.",
-	CallCatchUp: "You are MitHub, an assistant taking part in a live meeting. Someone missed part of it: tell " +
+	askmode.CatchUp: "You are MitHub, an assistant taking part in a live meeting. Someone missed part of it: tell " +
 		"them what was said in the period below — topics, decisions, open questions — citing the numbered " +
 		"transcript lines as [n]. Answer in the language of the request, briefly.",
-	CallPR: "You are MitHub. From the meeting below, extract the agenda, decisions, action items (owner, due " +
-		"date when stated) and open questions, citing transcript lines as [n].",
-	CallSummary: "You are MitHub. Summarise the meeting so far in a few sentences, citing transcript lines as [n].",
 }
 
-var defaultQuestion = map[Call]string{
-	CallAnswer:  "",
-	CallCatchUp: "What did I miss?",
-	CallPR:      "Extract the meeting report.",
-	CallSummary: "Summarise the meeting so far.",
+var defaultQuestion = map[askmode.Mode]string{
+	askmode.Answer:  "",
+	askmode.CatchUp: "What did I miss?",
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/tokens"
 )
@@ -38,7 +39,7 @@ func randomTurns(rng *rand.Rand, c tokens.Counter, n int) []meetingctx.Turn {
 	return ts
 }
 
-func randomInput(rng *rand.Rand, c tokens.Counter, call ask.Call, window int) ask.Input {
+func randomInput(rng *rand.Rand, c tokens.Counter, mode askmode.Mode, window int) ask.Input {
 	turns := randomTurns(rng, c, 1+rng.IntN(600))
 	var topics []meetingctx.Topic
 	for start := 0; start < len(turns); {
@@ -50,7 +51,7 @@ func randomInput(rng *rand.Rand, c tokens.Counter, call ask.Call, window int) as
 	}
 	cut := rng.IntN(len(turns))
 	in := ask.Input{
-		Call: call, Question: "What did we decide about the 예산 budget? " + strings.Repeat("really ", rng.IntN(20)),
+		Mode: mode, Question: "What did we decide about the 예산 budget? " + strings.Repeat("really ", rng.IntN(20)),
 		Facts:   ask.Facts{ID: "m1", Title: "Design review 디자인 리뷰", Language: "ko", Turns: len(turns)},
 		Pending: turns[cut:], Recent: turns[max(0, len(turns)-25):], Topics: topics,
 		Speakers:   []meetingctx.Speaker{{ID: "s1", Name: "Kim", Turns: 3, Role: "facilitator"}},
@@ -70,12 +71,10 @@ func randomInput(rng *rand.Rand, c tokens.Counter, call ask.Call, window int) as
 		}
 		in.Searched = append(in.Searched, st)
 	}
-	switch call {
-	case ask.CallCatchUp:
+	switch mode {
+	case askmode.CatchUp:
 		in.SinceMS = turns[rng.IntN(len(turns))].StartMS
 		in.Since = turns // the builder must drop what is before SinceMS
-	case ask.CallPR:
-		in.Since = turns
 	}
 	return in
 }
@@ -96,14 +95,14 @@ func testBuildProperties(t *testing.T, enc string) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, window := range []int{4096, 8192, 128_000} {
-		for _, call := range []ask.Call{ask.CallAnswer, ask.CallCatchUp, ask.CallPR, ask.CallSummary} {
+		for _, mode := range askmode.Modes() {
 			for i := range 50 {
-				in := randomInput(rng, c, call, window)
+				in := randomInput(rng, c, mode, window)
 				got, err := ask.Build(in)
 				if err != nil {
 					t.Fatal(err)
 				}
-				name := fmt.Sprintf("window %d %s #%d", window, call, i)
+				name := fmt.Sprintf("window %d %s #%d", window, mode, i)
 				if real := c.Count(got.System) + c.Count(got.User) + ask.FramingTokens; real > got.Total || real != got.ExactTotal || got.Total > in.Budget {
 					t.Fatalf("%s: total %d (exact %d, recount %d) over budget %d", name, got.Total, got.ExactTotal, real, in.Budget)
 				}
@@ -119,7 +118,7 @@ func testBuildProperties(t *testing.T, enc string) {
 						t.Fatalf("%s: turn seq %d shown twice", name, turn.Seq)
 					}
 					seen[turn.Seq] = true
-					if call == ask.CallCatchUp && turn.StartMS < in.SinceMS {
+					if mode == askmode.CatchUp && turn.StartMS < in.SinceMS {
 						t.Fatalf("%s: catch-up shows turn at %d ms before since_ms %d", name, turn.StartMS, in.SinceMS)
 					}
 				}
@@ -137,12 +136,12 @@ func TestBuildPriority(t *testing.T) {
 	c, _ := tokens.ForEncoding(tokens.CL100K)
 	turns := randomTurns(rand.New(rand.NewPCG(3, 4)), c, 40)
 	in := ask.Input{
-		Call: ask.CallAnswer, Question: "what about the battery?", Counter: c,
+		Mode: askmode.Answer, Question: "what about the battery?", Counter: c,
 		Searched:   []ask.SearchedTopic{{Turns: turns[:10]}},
 		Recent:     turns[30:],
 		MemoryBank: strings.Repeat("old decision ", 400),
 	}
-	base, _ := ask.Build(ask.Input{Call: ask.CallAnswer, Question: in.Question, Counter: c, Budget: 100000})
+	base, _ := ask.Build(ask.Input{Mode: askmode.Answer, Question: in.Question, Counter: c, Budget: 100000})
 	in.Budget = base.Total + 400
 	got, err := ask.Build(in)
 	if err != nil {
@@ -163,10 +162,10 @@ func TestBuildPriority(t *testing.T) {
 	}
 }
 
-func TestBuildRejectsUnknownCall(t *testing.T) {
+func TestBuildRejectsUnknownMode(t *testing.T) {
 	c, _ := tokens.ForEncoding(tokens.CL100K)
-	if _, err := ask.Build(ask.Input{Call: "poem", Counter: c, Budget: 1000}); err == nil {
-		t.Fatal("unknown call type accepted")
+	if _, err := ask.Build(ask.Input{Mode: "poem", Counter: c, Budget: 1000}); err == nil {
+		t.Fatal("unknown mode accepted")
 	}
 }
 
@@ -187,7 +186,7 @@ func TestBuildIndexedSearchedTopics(t *testing.T) {
 		plain = append(plain, st)
 		indexed = append(indexed, ask.SearchedTopic{Index: x, Order: order})
 	}
-	in := ask.Input{Call: ask.CallAnswer, Question: q, Counter: c, Budget: 3000, StoredTokens: true, Searched: plain}
+	in := ask.Input{Mode: askmode.Answer, Question: q, Counter: c, Budget: 3000, StoredTokens: true, Searched: plain}
 	want, err := ask.Build(in)
 	if err != nil {
 		t.Fatal(err)
@@ -214,11 +213,11 @@ func TestBuildIndexedSearchedTopics(t *testing.T) {
 	}
 	// The extractive answer scores indexed turns from their terms.
 	nop := func(string) error { return nil }
-	wa, err := ask.Extractive{}.Answer(context.Background(), want, ask.CallAnswer, q, nop)
+	wa, err := ask.Extractive{}.Answer(context.Background(), want, askmode.Answer, q, nop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ga, err := ask.Extractive{}.Answer(context.Background(), got, ask.CallAnswer, q, nop)
+	ga, err := ask.Extractive{}.Answer(context.Background(), got, askmode.Answer, q, nop)
 	if err != nil {
 		t.Fatal(err)
 	}

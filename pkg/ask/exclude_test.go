@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/pkg/wakeword"
@@ -34,7 +35,7 @@ func excludeTurns() []meetingctx.Turn {
 	return ts
 }
 
-// TestExcludeQuestionTurns: with an Exclusion, no call type puts the
+// TestExcludeQuestionTurns: with an Exclusion, no mode puts the
 // question's own turn, another wake-word turn or the question after a
 // bare wake word in the context, and the extractive answer never cites
 // them; without one they are cited (so the test can fail).
@@ -45,10 +46,10 @@ func TestExcludeQuestionTurns(t *testing.T) {
 	}
 	excl := &ask.Exclusion{Segments: map[string]bool{"t5": true}, Wake: wakeword.MustDefault()}
 	never := map[string]bool{"t2": true, "t3": true, "t4": true, "t5": true, "t6": true}
-	for _, call := range []ask.Call{ask.CallAnswer, ask.CallCatchUp, ask.CallSummary, ask.CallPR} {
+	for _, mode := range askmode.Modes() {
 		for _, withExcl := range []bool{false, true} {
 			ts := excludeTurns()
-			in := ask.Input{Call: call, Question: "what is the launch date?", Recent: ts, Pending: ts, Since: ts,
+			in := ask.Input{Mode: mode, Question: "what is the launch date?", Recent: ts, Pending: ts, Since: ts,
 				Searched: []ask.SearchedTopic{{Turns: ts}}, Counter: c, Budget: 4000}
 			if withExcl {
 				in.Exclude = excl
@@ -61,7 +62,7 @@ func TestExcludeQuestionTurns(t *testing.T) {
 			for _, tr := range got.Turns {
 				inCtx[tr.SegmentID] = true
 			}
-			ans, err := (ask.Extractive{MinWords: 400, MaxWords: 400}).Answer(context.Background(), got, call, "what is the launch date?", func(string) error { return nil })
+			ans, err := (ask.Extractive{MinWords: 400, MaxWords: 400}).Answer(context.Background(), got, mode, "what is the launch date?", func(string) error { return nil })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,21 +72,21 @@ func TestExcludeQuestionTurns(t *testing.T) {
 			}
 			if !withExcl {
 				if !inCtx["t2"] || !inCtx["t5"] {
-					t.Errorf("%s without exclusion: context %v lacks the question turns; the test proves nothing", call, inCtx)
+					t.Errorf("%s without exclusion: context %v lacks the question turns; the test proves nothing", mode, inCtx)
 				}
-				if call == ask.CallAnswer && !cited["t2"] && !cited["t5"] {
+				if mode == askmode.Answer && !cited["t2"] && !cited["t5"] {
 					t.Errorf("without exclusion the answer cites %v, not the question turns; the test proves nothing", cited)
 				}
 				continue
 			}
 			for seg := range never {
 				if inCtx[seg] || cited[seg] {
-					t.Errorf("%s: excluded turn %s in the context (%v) or cited (%v)", call, seg, inCtx[seg], cited[seg])
+					t.Errorf("%s: excluded turn %s in the context (%v) or cited (%v)", mode, seg, inCtx[seg], cited[seg])
 				}
 			}
 			for _, seg := range []string{"t0", "t1", "t7"} {
 				if !inCtx[seg] {
-					t.Errorf("%s: turn %s left out although it is evidence", call, seg)
+					t.Errorf("%s: turn %s left out although it is evidence", mode, seg)
 				}
 			}
 		}
@@ -106,7 +107,7 @@ func BenchmarkBuildExclude(b *testing.B) {
 			name = "wake"
 		}
 		b.Run(name, func(b *testing.B) {
-			in := ask.Input{Call: ask.CallCatchUp, Question: "what did I miss?", Since: turns, Counter: c,
+			in := ask.Input{Mode: askmode.CatchUp, Question: "what did I miss?", Since: turns, Counter: c,
 				Budget: tokens.NewBudget(128_000, 1024).Available(), StoredTokens: true, Exclude: excl}
 			for b.Loop() {
 				if _, err := ask.Build(in); err != nil {
@@ -134,7 +135,7 @@ func TestExcludeIndexedTurnsPerMatcher(t *testing.T) {
 	ts[1].Text = "Jarvis, when do marketing assets go out?"
 	idx := ask.NewTurnIndex(ts)
 	inContext := func(m *wakeword.Matcher, indexed bool) map[string]bool {
-		in := ask.Input{Call: ask.CallAnswer, Question: "what is the launch date?", Counter: c, Budget: 4000,
+		in := ask.Input{Mode: askmode.Answer, Question: "what is the launch date?", Counter: c, Budget: 4000,
 			Exclude: &ask.Exclusion{Wake: m}}
 		if indexed {
 			in.Searched = []ask.SearchedTopic{{Index: idx, Order: []int{0, 1, 2, 3, 4, 5, 6, 7}}}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/meetingctx"
 )
 
@@ -58,7 +59,7 @@ func TestExtractiveKoreanCitedTurns(t *testing.T) {
 		{"박준호", "네 알겠습니다."},
 	})
 	c := ask.NewContext(ptrs(turns), []int{0, 0, 1, 2, 0, 0})
-	ans, _ := collect(t, ask.Extractive{}, c, ask.CallAnswer, "배포 일정은 어떻게 정했나요?")
+	ans, _ := collect(t, ask.Extractive{}, c, askmode.Answer, "배포 일정은 어떻게 정했나요?")
 	checkShape(t, ans, "발췌")
 	if got := citedSeqs(ans); !slices.Equal(got, []int{2, 3}) {
 		t.Fatalf("cited %v, want [2 3]:\n%s", got, ans.Text)
@@ -92,7 +93,7 @@ func TestExtractiveEnglishCleanBudgetOrder(t *testing.T) {
 	})
 	c := ask.NewContext(ptrs(turns), []int{1, 0, 2, 3, 0})
 	e := ask.Extractive{MinWords: 5, MaxWords: 30}
-	ans, _ := collect(t, e, c, ask.CallAnswer, "What was said about the recording equipment?")
+	ans, _ := collect(t, e, c, askmode.Answer, "What was said about the recording equipment?")
 	checkShape(t, ans, "Extracted from the transcript")
 	if strings.Contains(ans.Text, "{") || strings.Contains(ans.Text, "The the") || strings.Contains(ans.Text, " uh ") {
 		t.Fatalf("transcription noise in the answer:\n%s", ans.Text)
@@ -126,11 +127,11 @@ func TestExtractiveSpeakerFilter(t *testing.T) {
 		{"Kim", "I also think the battery charger can be sold separately."},
 	})
 	c := ask.NewContext(ptrs(turns), []int{1, 2, 3})
-	ans, _ := collect(t, ask.Extractive{MinWords: 40, MaxWords: 90}, c, ask.CallAnswer, "What did Kim say about the battery?")
+	ans, _ := collect(t, ask.Extractive{MinWords: 40, MaxWords: 90}, c, askmode.Answer, "What did Kim say about the battery?")
 	if got := citedSeqs(ans); !slices.Equal(got, []int{0, 2}) {
 		t.Fatalf("cited %v, want Kim's turns [0 2]:\n%s", got, ans.Text)
 	}
-	ans, _ = collect(t, ask.Extractive{MinWords: 40, MaxWords: 90}, c, ask.CallAnswer, "What was said about the battery?")
+	ans, _ = collect(t, ask.Extractive{MinWords: 40, MaxWords: 90}, c, askmode.Answer, "What was said about the battery?")
 	if got := citedSeqs(ans); !slices.Contains(got, 1) {
 		t.Fatalf("without a speaker, Lee's turn should be cited too: %v", got)
 	}
@@ -140,7 +141,7 @@ func TestExtractiveSpeakerFilter(t *testing.T) {
 		{"Professor C", "I think the recording equipment should wait until the budget is clear."},
 	})
 	c = ask.NewContext(ptrs(turns), []int{1, 2})
-	ans, _ = collect(t, ask.Extractive{MinWords: 40, MaxWords: 90}, c, ask.CallAnswer, "What did C think about the recording equipment?")
+	ans, _ = collect(t, ask.Extractive{MinWords: 40, MaxWords: 90}, c, askmode.Answer, "What did C think about the recording equipment?")
 	if got := citedSeqs(ans); !slices.Equal(got, []int{1}) {
 		t.Fatalf("cited %v, want Professor C's turn [1]:\n%s", got, ans.Text)
 	}

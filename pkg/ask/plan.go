@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/llm"
 	"github.com/mithub/mithub/pkg/llm/lenient"
 	"github.com/mithub/mithub/pkg/textutil"
@@ -12,7 +13,7 @@ import (
 
 // PlanInput is what the planning step sees.
 type PlanInput struct {
-	Call     Call
+	Mode     askmode.Mode
 	Question string
 	Previous *Exchange
 	// Topics and Turns count what the meeting has so far.
@@ -37,12 +38,12 @@ func (RulePlanner) Plan(_ context.Context, in PlanInput) (Plan, error) {
 	if in.Previous != nil && IsFollowUp(in.Question) {
 		p.NextSubquery = strings.TrimSpace(in.Previous.Query + " " + in.Question)
 	}
-	p.NeedSearch = in.Call == CallAnswer && in.Topics > 0
+	p.NeedSearch = in.Mode == askmode.Answer && in.Topics > 0
 	p.CanAnswer = in.Turns > 0
 	if in.Turns == 0 {
 		p.MissingRequirements = append(p.MissingRequirements, "the meeting has no transcript yet")
 	}
-	if in.Call == CallAnswer && len(textutil.Terms(nil, p.NextSubquery)) == 0 {
+	if in.Mode == askmode.Answer && len(textutil.Terms(nil, p.NextSubquery)) == 0 {
 		p.MissingRequirements = append(p.MissingRequirements, "the question has no searchable words")
 	}
 	switch {
@@ -97,8 +98,8 @@ var catchUpPhrases = []string{
 }
 
 // IsCatchUp reports whether q asks to be caught up on what the asker
-// missed ("what did I miss?", "내가 놓친 거 알려줘"), which is a catch_up
-// call rather than a question about a subject.
+// missed ("what did I miss?", "내가 놓친 거 알려줘"), which is a catch-up
+// (askmode.CatchUp) rather than a question about a subject.
 func IsCatchUp(q string) bool {
 	q = strings.Join(strings.Fields(strings.ToLower(q)), " ")
 	for _, p := range catchUpPhrases {

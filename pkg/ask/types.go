@@ -6,30 +6,6 @@ import (
 	"github.com/mithub/mithub/pkg/meetingctx"
 )
 
-// Call is what a context is built for.
-type Call string
-
-// Call types.
-const (
-	// CallAnswer answers a question from searched topics and recent turns.
-	CallAnswer Call = "answer"
-	// CallCatchUp summarises what was said since a point in time.
-	CallCatchUp Call = "catch_up"
-	// CallPR feeds post-meeting extraction: topics and the whole transcript.
-	CallPR Call = "pr"
-	// CallSummary summarises the meeting so far.
-	CallSummary Call = "summary"
-)
-
-// Valid reports whether c is a known call type.
-func (c Call) Valid() bool {
-	switch c {
-	case CallAnswer, CallCatchUp, CallPR, CallSummary:
-		return true
-	}
-	return false
-}
-
 // LowConfidence is the transcription confidence under which a cited turn
 // earns a warning.
 const LowConfidence = 0.6

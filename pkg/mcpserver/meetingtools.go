@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/pkg/askmode"
 )
 
 const maxQuestionRunes = 4000
@@ -115,14 +116,12 @@ func (s *session) meetingAsk(ctx context.Context, _ *mcp.CallToolRequest, in mee
 	if err := checkUUID("meeting_id", in.MeetingID, true); err != nil {
 		return nil, nil, err
 	}
-	switch in.Mode {
-	case "", "answer":
-		if strings.TrimSpace(in.Question) == "" {
-			return nil, nil, invalid("question is required in answer mode")
-		}
-	case "catch_up":
-	default:
-		return nil, nil, invalid("mode must be answer or catch_up, got %q", truncate(in.Mode, 20))
+	mode, err := askmode.Parse(in.Mode)
+	if err != nil {
+		return nil, nil, invalid("%v", err)
+	}
+	if mode == askmode.Answer && strings.TrimSpace(in.Question) == "" {
+		return nil, nil, invalid("question is required in answer mode")
 	}
 	if !utf8.ValidString(in.Question) || utf8.RuneCountInString(in.Question) > maxQuestionRunes {
 		return nil, nil, invalid("question must be valid UTF-8 of at most %d characters", maxQuestionRunes)
@@ -131,7 +130,7 @@ func (s *session) meetingAsk(ctx context.Context, _ *mcp.CallToolRequest, in mee
 		return nil, nil, invalid("since_ms must not be negative")
 	}
 	res, err := s.opts.Meetings.Ask(ctx, in.MeetingID, apiclient.AskRequest{
-		Question: in.Question, Mode: in.Mode, ThreadID: in.ThreadID, SinceMS: in.SinceMS, AskerName: "mcp",
+		Question: in.Question, Mode: mode, ThreadID: in.ThreadID, SinceMS: in.SinceMS, AskerName: "mcp",
 	})
 	if err != nil {
 		return nil, nil, err

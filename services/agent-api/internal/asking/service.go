@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
@@ -87,12 +88,12 @@ type Service struct {
 
 // Request is one question.
 type Request struct {
-	Question  string `json:"question"`
-	AskerID   string `json:"asker_id"`
-	AskerName string `json:"asker_name"`
-	ThreadID  string `json:"thread_id"`
-	Mode      string `json:"mode"`
-	SinceMS   *int64 `json:"since_ms"`
+	Question  string       `json:"question"`
+	AskerID   string       `json:"asker_id"`
+	AskerName string       `json:"asker_name"`
+	ThreadID  string       `json:"thread_id"`
+	Mode      askmode.Mode `json:"mode"`
+	SinceMS   *int64       `json:"since_ms"`
 	// QuestionSegmentID is the transcript segment the question was
 	// heard in; it is never evidence, and a catch-up ends before it.
 	QuestionSegmentID string `json:"question_segment_id"`
@@ -106,7 +107,7 @@ type Result struct {
 	Citations     []ask.Citation `json:"citations"`
 	Provider      string         `json:"provider"`
 	ThreadID      string         `json:"thread_id"`
-	Mode          string         `json:"mode"`
+	Mode          askmode.Mode   `json:"mode"`
 	Warnings      []string       `json:"warnings"`
 	PendingTurns  int            `json:"pending_turns"`
 	ContextTokens int            `json:"context_tokens"`
@@ -155,7 +156,7 @@ type Prepared struct {
 	tenantID string
 	meeting  store.Meeting
 	req      Request
-	call     ask.Call
+	mode     askmode.Mode
 	plan     ask.Plan
 	ctx      ask.Context
 	prevStep int
@@ -172,21 +173,19 @@ type Prepared struct {
 // state is a thread checkpoint.
 type state struct {
 	ask.Exchange
-	Mode string   `json:"mode"`
-	Plan ask.Plan `json:"plan"`
+	Mode askmode.Mode `json:"mode"`
+	Plan ask.Plan     `json:"plan"`
 }
 
 // Validate checks a request and fills defaults.
 func (r *Request) Validate() error {
 	r.Question = strings.TrimSpace(r.Question)
-	switch r.Mode {
-	case "":
-		r.Mode = string(ask.CallAnswer)
-	case string(ask.CallAnswer), string(ask.CallCatchUp):
-	default:
-		return fmt.Errorf("%w: mode must be answer or catch_up, not %q", ErrInvalid, r.Mode)
+	mode, err := askmode.Parse(string(r.Mode))
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	if r.Mode == string(ask.CallAnswer) && r.Question == "" {
+	r.Mode = mode
+	if r.Mode == askmode.Answer && r.Question == "" {
 		return fmt.Errorf("%w: question is required", ErrInvalid)
 	}
 	if n := utf8.RuneCountInString(r.Question); n > MaxQuestionRunes {
@@ -229,7 +228,7 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 	if err != nil {
 		return nil, err
 	}
-	p := &Prepared{tenantID: tenantID, meeting: mt, req: req, call: ask.Call(req.Mode), prevStep: -1, warnings: []string{}}
+	p := &Prepared{tenantID: tenantID, meeting: mt, req: req, mode: req.Mode, prevStep: -1, warnings: []string{}}
 	if p.req.ThreadID == "" {
 		p.req.ThreadID = uuid.NewString()
 	} else if err := s.loadThread(ctx, p); err != nil {
@@ -241,12 +240,12 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 	snap := m.Snapshot()
 	p.pending = len(snap.Pending)
 
-	p.plan, err = s.Planner.Plan(ctx, ask.PlanInput{Call: p.call, Question: req.Question, Previous: p.prev, Topics: len(snap.Topics), Turns: snap.Turns})
+	p.plan, err = s.Planner.Plan(ctx, ask.PlanInput{Mode: p.mode, Question: req.Question, Previous: p.prev, Topics: len(snap.Topics), Turns: snap.Turns})
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}
 	in := ask.Input{
-		Call: p.call, Question: p.req.Question, Previous: p.prev,
+		Mode: p.mode, Question: p.req.Question, Previous: p.prev,
 		Exclude: &ask.Exclusion{Segments: map[string]bool{p.req.QuestionSegmentID: p.req.QuestionSegmentID != ""}, Wake: s.wake()},
 		Facts:   ask.Facts{ID: mt.ID, Title: mt.Title, Language: mt.Language, Status: mt.Status, StartedAt: mt.StartedAt, Turns: snap.Turns},
 		Recent:  snap.L0, Pending: snap.Pending, Topics: snap.Topics, Speakers: snap.Speakers,
@@ -262,7 +261,7 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 			return nil, err
 		}
 	}
-	if p.call == ask.CallCatchUp {
+	if p.mode == askmode.CatchUp {
 		if in.Since, in.SinceMS, err = s.period(ctx, p, snap); err != nil {
 			return nil, err
 		}
@@ -574,7 +573,7 @@ func questionTime(p *Prepared, snap meetingctx.Snapshot) (int64, int) {
 // the answer, and records the exchange in the thread.
 func (s *Service) Answer(ctx context.Context, p *Prepared, onToken func(string) error) (Result, error) {
 	started := false
-	ans, err := s.Answerer.Answer(ctx, p.ctx, p.call, p.plan.NextSubquery, func(tok string) error {
+	ans, err := s.Answerer.Answer(ctx, p.ctx, p.mode, p.plan.NextSubquery, func(tok string) error {
 		started = true
 		return onToken(tok)
 	})
@@ -587,7 +586,7 @@ func (s *Service) Answer(ctx context.Context, p *Prepared, onToken func(string) 
 		if errors.Is(err, context.DeadlineExceeded) {
 			why = "it timed out"
 		}
-		if ans, err = (ask.Extractive{}).Answer(ctx, p.ctx, p.call, p.plan.NextSubquery, onToken); err == nil {
+		if ans, err = (ask.Extractive{}).Answer(ctx, p.ctx, p.mode, p.plan.NextSubquery, onToken); err == nil {
 			ans.Warnings = append(ans.Warnings, "the model did not answer ("+why+"), so this answer quotes the transcript instead")
 		}
 	}

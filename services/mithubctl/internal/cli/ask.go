@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/pkg/askmode"
 )
 
 // askConfig is the parsed ask command line.
@@ -67,9 +68,9 @@ func runAsk(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	req := apiclient.AskRequest{Question: c.Question, ThreadID: c.ThreadID, Mode: apiclient.AskModeAnswer}
+	req := apiclient.AskRequest{Question: c.Question, ThreadID: c.ThreadID, Mode: askmode.Answer}
 	if c.CatchUp {
-		req.Mode = apiclient.AskModeCatchUp
+		req.Mode = askmode.CatchUp
 		if c.SinceMS >= 0 {
 			req.SinceMS = &c.SinceMS
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/apiclient"
 	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/realtime-worker/internal/transcript"
@@ -255,12 +256,12 @@ func (s *Session) connect(ctx context.Context) (*lksdk.Room, chan struct{}, erro
 
 func ptr[T any](v T) *T { return &v }
 
-// askMode is catch_up for "what did I miss?" and answer otherwise.
-func askMode(question string) string {
+// askMode is a catch-up for "what did I miss?" and an answer otherwise.
+func askMode(question string) askmode.Mode {
 	if ask.IsCatchUp(question) {
-		return apiclient.AskModeCatchUp
+		return askmode.CatchUp
 	}
-	return apiclient.AskModeAnswer
+	return askmode.Answer
 }
 
 // warmUp connects the publishing side of the bot's connection, which the
