@@ -18,6 +18,9 @@ import (
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+	"github.com/mithub/mithub/services/agent-api/internal/meetings"
+	"github.com/mithub/mithub/services/agent-api/internal/prs"
+	"github.com/mithub/mithub/services/agent-api/internal/search"
 )
 
 // Store is the persistence the handlers use.
@@ -52,8 +55,7 @@ type Deps struct {
 	SearchThreshold float64
 	// Ask answers questions about meetings.
 	Ask *asking.Service
-	// Memory serves the MCP memory tools (nil: an in-process memory on
-	// Store with the offline summarizer).
+	// Memory serves the MCP memory tools (nil: /mcp answers 503).
 	Memory *memory.Service
 	// PRs stores PRs and the memory bank; Queue enqueues pr:generate and
 	// memory:bank-update. Without them the PR routes answer 503.
@@ -76,17 +78,27 @@ type Deps struct {
 	CORSOrigins []string
 }
 
-// Server holds the handlers' dependencies.
+// Server holds the handlers' dependencies and the use cases they call.
 type Server struct {
 	Deps
 	auth     *authenticator
 	limiter  *rateLimiter
-	mcpState mcpState
+	meetings *meetings.Service
+	prs      *prs.Service
+	searches *search.Service
 }
 
 // New builds the Fiber app with every route.
 func New(d Deps) *fiber.App {
 	s := &Server{Deps: d, auth: newAuthenticator(d.Store, d.AuthFailureLimit), limiter: newRateLimiter(d.RateLimit)}
+	s.prs = &prs.Service{
+		PRs: d.PRs, Queue: d.Queue, Meetings: d.Store, Contexts: d.Contexts,
+		L1Wait: d.L1Wait, MemoryBankMaxBytes: d.MemoryBankMaxBytes, Log: d.Log,
+	}
+	s.meetings = &meetings.Service{Store: d.Store, Contexts: d.Contexts, Tokens: d.Tokens, Log: d.Log, Ended: s.prs.MeetingEnded}
+	s.searches = &search.Service{
+		Embedder: d.Engine, Searcher: d.Searcher, Threshold: d.SearchThreshold, Contexts: d.Contexts, Turns: d.Ask, Log: d.Log,
+	}
 	app := fiber.New(fiber.Config{
 		AppName:               "mithub-agent-api",
 		BodyLimit:             d.BodyLimit,

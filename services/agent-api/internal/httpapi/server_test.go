@@ -18,6 +18,7 @@ import (
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/pkg/tokens"
@@ -105,6 +106,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		Ready: map[string]health.Check{"postgres": st.Ping},
 		Ask:   svc,
 		PRs:   st, Queue: testQueue(t),
+		Memory: testMemory(st, counter),
 	})
 	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache, ask: svc}
 }
@@ -306,4 +308,11 @@ func newEngine(t testing.TB, st *store.Store) *meetingctx.Engine {
 	})
 	t.Cleanup(func() { _ = eng.Close(10 * time.Second) })
 	return eng
+}
+
+// testMemory is an in-process memory on st that compresses with the
+// offline summarizer.
+func testMemory(st *store.Store, counter tokens.Counter) *memory.Service {
+	eng := memory.NewEngine(st, counter, memory.NewLocal(), memory.Config{})
+	return memory.NewService(eng, memory.NewInline(eng))
 }
