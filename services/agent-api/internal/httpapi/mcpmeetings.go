@@ -57,7 +57,7 @@ func (m *mcpMeetings) topics(ctx context.Context, meetingID string) (apiclient.T
 	if err != nil {
 		return apiclient.TopicList{}, apiErrorOf(err)
 	}
-	tl, err := m.s.meetings.Topics(ctx, m.tenantID, id)
+	tl, err := m.s.Meetings.Topics(ctx, m.tenantID, id)
 	if err != nil {
 		return apiclient.TopicList{}, apiErrorOf(err)
 	}
@@ -91,13 +91,13 @@ func (m *mcpMeetings) searchTopics(ctx context.Context, meetingID, query string,
 	}
 	var doc any
 	if q == "" {
-		tl, err := m.s.meetings.Topics(ctx, m.tenantID, id)
+		tl, err := m.s.Meetings.Topics(ctx, m.tenantID, id)
 		if err != nil {
 			return apiclient.TopicSearch{}, apiErrorOf(err)
 		}
 		doc = topicsJSON{MeetingID: id, L1Cursor: tl.L1Cursor, Pending: tl.PendingTurns, Topics: nonNil(tl.Topics)}
 	} else {
-		hits, err := m.s.searches.MeetingTopics(ctx, m.tenantID, id, q, k)
+		hits, err := m.s.Search.MeetingTopics(ctx, m.tenantID, id, q, k)
 		if err != nil {
 			return apiclient.TopicSearch{}, apiErrorOf(err)
 		}

@@ -105,7 +105,7 @@ func (s *Server) getMeeting(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.meetings.Get(c.UserContext(), tenantOf(c).ID, id)
+	m, err := s.Meetings.Get(c.UserContext(), tenantOf(c).ID, id)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (s *Server) endMeeting(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &struct{}{}, true); err != nil {
 		return err
 	}
-	m, err := s.meetings.End(c.UserContext(), tenantOf(c).ID, id)
+	m, err := s.Meetings.End(c.UserContext(), tenantOf(c).ID, id)
 	if err != nil {
 		return err
 	}

@@ -1,18 +1,11 @@
 package httpapi
 
 import (
-	"context"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/services/agent-api/internal/meetings"
 )
-
-// PresenceStore records participants joining and leaving meetings.
-type PresenceStore interface {
-	RecordPresence(ctx context.Context, tenantID, meetingID string, e store.PresenceEvent) (bool, error)
-}
 
 type presenceRequest struct {
 	ParticipantID string `json:"participant_id"`
@@ -37,7 +30,7 @@ func (s *Server) postPresence(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &req, false); err != nil {
 		return err
 	}
-	e, created, err := s.meetings.RecordPresence(c.UserContext(), tenantOf(c).ID, id,
+	e, created, err := s.Meetings.RecordPresence(c.UserContext(), tenantOf(c).ID, id,
 		meetings.Presence{ParticipantID: req.ParticipantID, Event: req.Event, AtMS: req.AtMS})
 	if err != nil {
 		return err

@@ -12,18 +12,14 @@ import (
 	"github.com/mithub/mithub/services/agent-api/internal/prs"
 )
 
-// PRStore is the persistence of PRs and the memory bank.
+// PRStore is the persistence of the memory bank.
 type PRStore interface {
-	prs.Store
 	MemoryBank(ctx context.Context, tenantID, project string) ([]store.MemoryEntry, error)
 	MemoryEntryOf(ctx context.Context, tenantID, project, category string) (store.MemoryEntry, error)
 	PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (store.MemoryEntry, error)
 	MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge store.Merger) error
 	ProjectStatuses(ctx context.Context, tenantID, project string, limit int) ([]store.ProjectStatus, error)
 }
-
-// TaskQueue enqueues Asynq tasks; *asynq.Client implements it.
-type TaskQueue = prs.TaskQueue
 
 // DefaultProject is the memory-bank project of a meeting whose metadata
 // names none.
@@ -74,7 +70,7 @@ func (s *Server) generatePR(c *fiber.Ctx) error {
 		return err
 	}
 	tenant := tenantOf(c)
-	g, err := s.prs.Generate(c.UserContext(), tenant.ID, prs.GenerateRequest{
+	g, err := s.PRFlow.Generate(c.UserContext(), tenant.ID, prs.GenerateRequest{
 		MeetingID: id, Project: req.Project, RequestedBy: req.RequestedBy, TenantName: tenant.Name, Wait: wait, Force: force,
 	})
 	if err != nil {
@@ -142,7 +138,7 @@ func (s *Server) getPR(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	pr, err := s.prs.Get(c.UserContext(), tenantOf(c).ID, id)
+	pr, err := s.PRFlow.Get(c.UserContext(), tenantOf(c).ID, id)
 	if err != nil {
 		return err
 	}
@@ -159,7 +155,7 @@ func (s *Server) listMeetingPRs(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, err := s.prs.List(c.UserContext(), tenantOf(c).ID, id)
+	list, err := s.PRFlow.List(c.UserContext(), tenantOf(c).ID, id)
 	if err != nil {
 		return err
 	}
@@ -180,7 +176,7 @@ func (s *Server) approvePR(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &struct{}{}, true); err != nil {
 		return err
 	}
-	pr, err := s.prs.Approve(c.UserContext(), tenantOf(c).ID, id)
+	pr, err := s.PRFlow.Approve(c.UserContext(), tenantOf(c).ID, id)
 	if err != nil {
 		return err
 	}
@@ -196,7 +192,7 @@ func (s *Server) rejectPR(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &struct{}{}, true); err != nil {
 		return err
 	}
-	pr, err := s.prs.Reject(c.UserContext(), tenantOf(c).ID, id)
+	pr, err := s.PRFlow.Reject(c.UserContext(), tenantOf(c).ID, id)
 	if err != nil {
 		return err
 	}

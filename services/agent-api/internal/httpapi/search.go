@@ -4,11 +4,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
-	"github.com/mithub/mithub/services/agent-api/internal/search"
 )
-
-// TopicSearcher searches stored topics across a tenant's meetings.
-type TopicSearcher = search.TopicSearcher
 
 type searchHitJSON struct {
 	MeetingID string `json:"meeting_id"`
@@ -33,7 +29,7 @@ func (s *Server) search(c *fiber.Ctx) error {
 	if q == "" {
 		return errInvalid("query parameter q is required")
 	}
-	hits, err := s.searches.Topics(c.UserContext(), tenantOf(c).ID, q, k)
+	hits, err := s.Search.Topics(c.UserContext(), tenantOf(c).ID, q, k)
 	if err != nil {
 		return err
 	}

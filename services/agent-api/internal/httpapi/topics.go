@@ -64,13 +64,13 @@ func (s *Server) getTopics(c *fiber.Ctx) error {
 		return err
 	}
 	if q == "" {
-		tl, err := s.meetings.Topics(c.UserContext(), tenantOf(c).ID, id)
+		tl, err := s.Meetings.Topics(c.UserContext(), tenantOf(c).ID, id)
 		if err != nil {
 			return err
 		}
 		return c.JSON(topicsJSON{MeetingID: id, L1Cursor: tl.L1Cursor, Pending: tl.PendingTurns, Topics: nonNil(tl.Topics)})
 	}
-	hits, err := s.searches.MeetingTopics(c.UserContext(), tenantOf(c).ID, id, q, k)
+	hits, err := s.Search.MeetingTopics(c.UserContext(), tenantOf(c).ID, id, q, k)
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func (s *Server) searchTurns(c *fiber.Ctx) error {
 			return errInvalid("query parameter k must be an integer from 1 to %d", asking.MaxSearchTurnsK)
 		}
 	}
-	hits, err := s.searches.SearchTurns(c.UserContext(), tenantOf(c).ID, id, q, k)
+	hits, err := s.Search.SearchTurns(c.UserContext(), tenantOf(c).ID, id, q, k)
 	if err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func (s *Server) postUtterances(c *fiber.Ctx) error {
 			StartMS: u.StartMS, EndMS: u.EndMS, Confidence: u.Confidence, Source: u.Source,
 		}
 	}
-	res, err := s.meetings.Ingest(c.UserContext(), tenantOf(c).ID, id, batch)
+	res, err := s.Meetings.Ingest(c.UserContext(), tenantOf(c).ID, id, batch)
 	if err != nil {
 		return err
 	}

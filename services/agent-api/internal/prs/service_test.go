@@ -16,7 +16,7 @@ import (
 
 // fakePRs is a PR store whose reviews conflict and whose FailPR records.
 type fakePRs struct {
-	Store // unused methods panic
+	Store  // unused methods panic
 	pr     store.PR
 	failed []string
 }
