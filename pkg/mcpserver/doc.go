@@ -4,8 +4,9 @@
 //
 // Tools: memory_should_compress, memory_add_message, memory_get_context,
 // memory_search, memory_get_stats (long-conversation memory, pkg/memory)
-// and meeting_list, meeting_topics, meeting_ask (agent-api's HTTP API,
-// pkg/apiclient). Resource: memory://context/current, the compressed
+// and meeting_list, meeting_topics, meeting_ask (agent-api's meetings,
+// through the Meetings interface: pkg/apiclient over HTTP, or agent-api's
+// use cases in-process). Resource: memory://context/current, the compressed
 // context of the session's current conversation. Tool inputs are checked
 // against their JSON schema (unknown fields are rejected) and then by the
 // handlers; a bad input is a tool error whose message says what to fix.

@@ -33,8 +33,12 @@ type Memory interface {
 
 var _ Memory = (*memory.Service)(nil)
 
-// Meetings is agent-api's meeting API the meeting tools use;
-// *apiclient.Client implements it.
+// Meetings is what the meeting tools (meeting_list, meeting_topics,
+// meeting_ask) need: agent-api's meeting list, topics, topic search and
+// ask, with apiclient's types as the results. *apiclient.Client
+// implements it over HTTP (mithubctl mcp, stdio); agent-api's /mcp
+// implements it in-process over its use cases. Errors the tools pass on
+// as tool errors.
 type Meetings interface {
 	ListMeetings(ctx context.Context, limit int) ([]apiclient.Meeting, error)
 	Topics(ctx context.Context, meetingID string) (apiclient.TopicList, error)

@@ -30,6 +30,9 @@ import (
 	"github.com/mithub/mithub/services/agent-api/internal/config"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
+	"github.com/mithub/mithub/services/agent-api/internal/meetings"
+	"github.com/mithub/mithub/services/agent-api/internal/prs"
+	"github.com/mithub/mithub/services/agent-api/internal/search"
 )
 
 // Dev credentials bootstrapped when MITHUB_ENV=dev.
@@ -163,18 +166,26 @@ func (a *App) init(ctx context.Context) error {
 	memEngine := memory.NewEngine(a.store, counter, memory.NewLocal(), a.cfg.Memory)
 	memQueue := memory.NewQueue(memEngine, asynq.NewClientFromRedisClient(a.redis), a.redis,
 		memory.QueueOptions{QueueName: tasks.MemoryQueueName}, a.log.With("component", "memory"))
+	// Memory-bank writes go through bank so its cache drops at once. The
+	// queue client shares the Redis connection pool; a.redis is closed
+	// last, in close.
+	bank := bankWrites{a.store, a.bank}
+	prFlow := &prs.Service{
+		PRs: bank, Queue: asynq.NewClientFromRedisClient(a.redis), Meetings: a.store, Contexts: cache,
+		L1Wait: a.cfg.Context.WithDefaults().L1Wait, MemoryBankMaxBytes: a.cfg.MemoryBankMaxBytes, Log: a.log,
+	}
 	a.http = httpapi.New(httpapi.Deps{
-		Log: a.log, Store: a.store, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
+		Log: a.log, Store: a.store, Contexts: cache, Metrics: metrics, Registry: reg,
 		BodyLimit: a.cfg.BodyLimit, L1Wait: a.cfg.Context.WithDefaults().L1Wait,
-		Engine: a.engine, Searcher: a.store, SearchThreshold: a.cfg.Context.WithDefaults().SearchThreshold,
+		Meetings: &meetings.Service{Store: a.store, Contexts: cache, Tokens: counter, Log: a.log, Ended: prFlow.MeetingEnded},
+		PRFlow:   prFlow,
+		Search: &search.Service{Embedder: a.engine, Searcher: a.store, Threshold: a.cfg.Context.WithDefaults().SearchThreshold,
+			Contexts: cache, Turns: asker, Log: a.log},
 		Ask: asker, Memory: memory.NewService(memEngine, memQueue),
-		// The queue client shares the Redis connection pool; a.redis is
-		// closed last, in close.
-		PRs: bankWrites{a.store, a.bank}, Queue: asynq.NewClientFromRedisClient(a.redis),
-		MemoryBankMaxBytes: a.cfg.MemoryBankMaxBytes,
-		RateLimit:          httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
-		AuthFailureLimit:   httpapi.RateLimit{RPS: a.cfg.AuthFailureRPS, Burst: a.cfg.AuthFailureBurst},
-		CORSOrigins:        a.cfg.CORSOrigins,
+		PRs:              bank,
+		RateLimit:        httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
+		AuthFailureLimit: httpapi.RateLimit{RPS: a.cfg.AuthFailureRPS, Burst: a.cfg.AuthFailureBurst},
+		CORSOrigins:      a.cfg.CORSOrigins,
 		Streams: httpapi.StreamLimits{PerKey: a.cfg.EventsMaxPerKey, PerTenant: a.cfg.EventsMaxPerTenant,
 			Server: a.cfg.EventsMaxStreams, KeyRecheck: a.cfg.EventsKeyRecheck},
 		Ready: map[string]health.Check{

@@ -40,11 +40,9 @@ func (s *Server) ask(c *fiber.Ctx) error {
 		return askErr(err)
 	}
 	if wantsJSON(c.Get(fiber.HeaderAccept)) {
-		ctx, cancel := context.WithTimeout(c.UserContext(), askTimeout)
-		defer cancel()
-		res, err := s.Ask.Answer(ctx, p, func(string) error { return nil })
+		res, err := s.answer(c.UserContext(), p)
 		if err != nil {
-			return &apiError{Status: fiber.StatusBadGateway, Code: codeUnavailable, Message: "the model did not answer: " + err.Error()}
+			return err
 		}
 		return c.JSON(res)
 	}
@@ -88,6 +86,17 @@ func (s *Server) ask(c *fiber.Ctx) error {
 		_ = send("done", res)
 	})
 	return nil
+}
+
+// answer answers a prepared question in one piece.
+func (s *Server) answer(ctx context.Context, p *asking.Prepared) (asking.Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, askTimeout)
+	defer cancel()
+	res, err := s.Ask.Answer(ctx, p, func(string) error { return nil })
+	if err != nil {
+		return asking.Result{}, &apiError{Status: fiber.StatusBadGateway, Code: codeUnavailable, Message: "the model did not answer: " + err.Error()}
+	}
+	return res, nil
 }
 
 // writeEvent writes one SSE event, and flushes it when flush is set.

@@ -88,7 +88,11 @@ func jsonKind(k string) string {
 
 // meetingIDParam returns the route's meeting id in canonical form.
 func meetingIDParam(c *fiber.Ctx) (string, error) {
-	raw := c.Params("id")
+	return parseMeetingID(c.Params("id"))
+}
+
+// parseMeetingID returns a meeting id in canonical form.
+func parseMeetingID(raw string) (string, error) {
 	id, err := uuid.Parse(raw)
 	if err != nil || len(raw) != 36 {
 		return "", errInvalid("meeting id %q is not a UUID", truncate(raw, 64))

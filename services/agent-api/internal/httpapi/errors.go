@@ -9,6 +9,9 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/services/agent-api/internal/meetings"
+	"github.com/mithub/mithub/services/agent-api/internal/prs"
+	"github.com/mithub/mithub/services/agent-api/internal/search"
 )
 
 // Error codes in the body of every error response.
@@ -96,6 +99,9 @@ func classify(err error) *apiError {
 			return &apiError{Status: fe.Code, Code: codeInvalid, Message: fe.Message}
 		}
 	}
+	if ae := classifyUseCase(err); ae != nil {
+		return ae
+	}
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return &apiError{Status: fiber.StatusNotFound, Code: codeNotFound, Message: "not found"}
@@ -109,4 +115,21 @@ func classify(err error) *apiError {
 		return &apiError{Status: fiber.StatusServiceUnavailable, Code: codeUnavailable, Message: "the database is unavailable; retry shortly", RetryAfter: 1}
 	}
 	return &apiError{Status: fiber.StatusInternalServerError, Code: codeInternal, Message: "internal error"}
+}
+
+// classifyUseCase maps the use cases' error categories, or returns nil.
+func classifyUseCase(err error) *apiError {
+	switch {
+	case errors.Is(err, meetings.ErrNotFound), errors.Is(err, prs.ErrMeetingNotFound), errors.Is(err, search.ErrNotFound):
+		return &apiError{Status: fiber.StatusNotFound, Code: codeNotFound, Message: "meeting not found"}
+	case errors.Is(err, prs.ErrNotFound):
+		return &apiError{Status: fiber.StatusNotFound, Code: codeNotFound, Message: "PR not found"}
+	case errors.Is(err, meetings.ErrInvalid):
+		return &apiError{Status: fiber.StatusBadRequest, Code: codeInvalid, Message: err.Error()}
+	case errors.Is(err, prs.ErrConflict):
+		return &apiError{Status: fiber.StatusConflict, Code: codeConflict, Message: err.Error()}
+	case errors.Is(err, prs.ErrUnavailable):
+		return &apiError{Status: fiber.StatusServiceUnavailable, Code: codeUnavailable, Message: err.Error()}
+	}
+	return nil
 }

@@ -3,59 +3,29 @@ package httpapi
 import (
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mithub/mithub/pkg/apiclient"
 	"github.com/mithub/mithub/pkg/mcpserver"
-	"github.com/mithub/mithub/pkg/memory"
 )
 
 // mcpBodyLimit bounds one MCP request (a memory_add_message carries up to
 // 200k characters).
 const mcpBodyLimit = 4 << 20
 
-// mcpState holds what the /mcp handler builds once.
-type mcpState struct {
-	once sync.Once
-	mem  *memory.Service
-}
-
-// memoryService returns Deps.Memory, or a memory service on the store
-// that compresses in this process with the offline summarizer.
-func (s *Server) memoryService() (*memory.Service, bool) {
-	if s.Memory != nil {
-		return s.Memory, true
-	}
-	s.mcpState.once.Do(func() {
-		st, ok := s.Store.(memory.Store)
-		if !ok {
-			return
-		}
-		eng := memory.NewEngine(st, s.Tokens, memory.NewLocal(), memory.Config{})
-		s.mcpState.mem = memory.NewService(eng, memory.NewInline(eng))
-	})
-	return s.mcpState.mem, s.mcpState.mem != nil
-}
-
 // mcp serves the Model Context Protocol over streamable HTTP (stateless,
-// JSON responses) for the authenticated tenant. The meeting tools call
-// this API back over loopback with the caller's key, so they see exactly
-// what the caller may see.
+// JSON responses) for the authenticated tenant. The memory tools use
+// Deps.Memory; the meeting tools call the meeting, search and ask use
+// cases in-process for the tenant (mcpMeetings), so they see exactly what
+// the tenant's API key may see.
 func (s *Server) mcp(c *fiber.Ctx) error {
-	mem, ok := s.memoryService()
-	if !ok {
+	if s.Memory == nil {
 		return &apiError{Status: fiber.StatusServiceUnavailable, Code: codeUnavailable, Message: "memory is not available on this server"}
 	}
 	tenant := tenantOf(c)
-	_, key, _ := strings.Cut(c.Get(fiber.HeaderAuthorization), " ")
-	base := "http://" + c.Context().LocalAddr().String()
-	meetings := apiclient.New(base, strings.TrimSpace(key), apiclient.WithUserAgent("mithub-mcp/1"),
-		apiclient.WithRetryPolicy(apiclient.NoRetry()))
-	srv, err := mcpserver.New(mcpserver.Options{TenantID: tenant.ID, Memory: mem, Meetings: meetings})
+	srv, err := mcpserver.New(mcpserver.Options{TenantID: tenant.ID, Memory: s.Memory, Meetings: &mcpMeetings{s: s, tenantID: tenant.ID}})
 	if err != nil {
 		return err
 	}

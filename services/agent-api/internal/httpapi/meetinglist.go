@@ -27,17 +27,26 @@ func (s *Server) listMeetings(c *fiber.Ctx) error {
 		}
 		limit = n
 	}
-	l, ok := s.Store.(meetingLister)
-	if !ok {
-		return &apiError{Status: fiber.StatusNotImplemented, Code: codeUnavailable, Message: "listing meetings is not supported by this store"}
-	}
-	ms, err := l.ListMeetings(c.UserContext(), tenantOf(c).ID, limit)
+	out, err := s.meetingList(c.UserContext(), tenantOf(c).ID, limit)
 	if err != nil {
 		return err
+	}
+	return c.JSON(fiber.Map{"meetings": out})
+}
+
+// meetingList returns the tenant's newest meetings first.
+func (s *Server) meetingList(ctx context.Context, tenantID string, limit int) ([]meetingJSON, error) {
+	l, ok := s.Store.(meetingLister)
+	if !ok {
+		return nil, &apiError{Status: fiber.StatusNotImplemented, Code: codeUnavailable, Message: "listing meetings is not supported by this store"}
+	}
+	ms, err := l.ListMeetings(ctx, tenantID, limit)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]meetingJSON, len(ms))
 	for i, m := range ms {
 		out[i] = toMeetingJSON(m)
 	}
-	return c.JSON(fiber.Map{"meetings": out})
+	return out, nil
 }

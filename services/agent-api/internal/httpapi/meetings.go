@@ -105,13 +105,14 @@ func (s *Server) getMeeting(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.Store.GetMeeting(c.UserContext(), tenantOf(c).ID, id)
+	m, err := s.Meetings.Get(c.UserContext(), tenantOf(c).ID, id)
 	if err != nil {
-		return meetingErr(err)
+		return err
 	}
 	return c.JSON(toMeetingJSON(m))
 }
 
+// endMeeting ends the meeting (see meetings.Service.End).
 func (s *Server) endMeeting(c *fiber.Ctx) error {
 	id, err := meetingIDParam(c)
 	if err != nil {
@@ -120,17 +121,10 @@ func (s *Server) endMeeting(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &struct{}{}, true); err != nil {
 		return err
 	}
-	m, err := s.Store.EndMeeting(c.UserContext(), tenantOf(c).ID, id)
+	m, err := s.Meetings.End(c.UserContext(), tenantOf(c).ID, id)
 	if err != nil {
-		return meetingErr(err)
+		return err
 	}
-	// Segment the last partial chunk, then the end-of-meeting pass.
-	if ctxm, err := s.Contexts.Get(c.UserContext(), tenantOf(c).ID, id); err == nil {
-		ctxm.Finish()
-	} else {
-		s.Log.WarnContext(c.UserContext(), "flush context of ended meeting", "meeting_id", id, "err", err)
-	}
-	s.meetingEnded(c.UserContext(), tenantOf(c).ID, m)
 	return c.JSON(toMeetingJSON(m))
 }
 

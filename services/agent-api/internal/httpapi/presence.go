@@ -1,18 +1,11 @@
 package httpapi
 
 import (
-	"context"
-	"time"
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/services/agent-api/internal/meetings"
 )
-
-// PresenceStore records participants joining and leaving meetings.
-type PresenceStore interface {
-	RecordPresence(ctx context.Context, tenantID, meetingID string, e store.PresenceEvent) (bool, error)
-}
 
 type presenceRequest struct {
 	ParticipantID string `json:"participant_id"`
@@ -37,24 +30,10 @@ func (s *Server) postPresence(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &req, false); err != nil {
 		return err
 	}
-	ctx, tenant := c.UserContext(), tenantOf(c).ID
-	e := store.PresenceEvent{ParticipantID: req.ParticipantID, Kind: req.Event}
-	if req.AtMS != nil {
-		e.AtMS = *req.AtMS
-	}
-	if err := e.Validate(); err != nil {
-		return err
-	}
-	if req.AtMS == nil {
-		m, err := s.Store.GetMeeting(ctx, tenant, id)
-		if err != nil {
-			return meetingErr(err)
-		}
-		e.AtMS = max(time.Since(m.StartedAt).Milliseconds(), 0)
-	}
-	created, err := s.Store.RecordPresence(ctx, tenant, id, e)
+	e, created, err := s.Meetings.RecordPresence(c.UserContext(), tenantOf(c).ID, id,
+		meetings.Presence{ParticipantID: req.ParticipantID, Event: req.Event, AtMS: req.AtMS})
 	if err != nil {
-		return meetingErr(err)
+		return err
 	}
 	return c.JSON(presenceResponse{PresenceEvent: e, Created: created})
 }

@@ -35,6 +35,7 @@ import (
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
+	"github.com/mithub/mithub/services/agent-api/internal/prs"
 )
 
 // privateRedis is a redis-server process of the test's own, so the test
@@ -116,13 +117,15 @@ func newPRHarness(t *testing.T) *prHarness {
 	client := asynq.NewClient(opt)
 	insp := asynq.NewInspector(opt)
 	t.Cleanup(func() { _ = client.Close(); _ = insp.Close() })
-	app := httpapi.New(httpapi.Deps{
+	d := httpapi.Deps{
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Store: st, Contexts: cache, Tokens: counter, Metrics: httpapi.NewMetrics(reg), Registry: reg,
-		BodyLimit: 1 << 20, L1Wait: 5 * time.Second, Engine: eng, Searcher: st, SearchThreshold: 0.3,
+		Store: st, Contexts: cache, Metrics: httpapi.NewMetrics(reg), Registry: reg,
+		BodyLimit: 1 << 20, L1Wait: 5 * time.Second,
 		Ready: map[string]health.Check{"postgres": st.Ping},
-		PRs:   st, Queue: client,
-	})
+		PRs:   st,
+	}
+	wireUseCases(&d, useCaseDeps{store: st, engine: eng, queue: client, counter: counter})
+	app := httpapi.New(d)
 	h := &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache}
 	return &prHarness{harness: h, redis: rs, insp: insp}
 }
@@ -695,7 +698,7 @@ func (q privateQueue) EnqueueContext(ctx context.Context, task *asynq.Task, opts
 
 // testQueue is a task queue on MITHUB_TEST_REDIS_URL (default
 // redis://127.0.0.1:6379/15) in a queue named for the test.
-func testQueue(t testing.TB) httpapi.TaskQueue {
+func testQueue(t testing.TB) prs.TaskQueue {
 	t.Helper()
 	url := os.Getenv("MITHUB_TEST_REDIS_URL")
 	if url == "" {

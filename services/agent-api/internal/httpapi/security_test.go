@@ -58,6 +58,7 @@ func newSecApp(t *testing.T, log *slog.Logger, tweak func(*httpapi.Deps)) *secAp
 		Registry: prometheus.NewRegistry(), BodyLimit: 1 << 20,
 		Ready: map[string]health.Check{"postgres": st.Ping},
 	}
+	wireUseCases(&d, useCaseDeps{store: st})
 	if tweak != nil {
 		tweak(&d)
 	}

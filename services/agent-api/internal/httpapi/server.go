@@ -12,12 +12,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/mithub/mithub/pkg/health"
-	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
-	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+	"github.com/mithub/mithub/services/agent-api/internal/meetings"
+	"github.com/mithub/mithub/services/agent-api/internal/prs"
+	"github.com/mithub/mithub/services/agent-api/internal/search"
 )
 
 // Store is the persistence the handlers use.
@@ -26,9 +27,6 @@ type Store interface {
 	Ping(ctx context.Context) error
 	CreateMeeting(ctx context.Context, tenantID string, m store.NewMeeting) (store.Meeting, error)
 	GetMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
-	EndMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
-	Ingest(ctx context.Context, tenantID, meetingID string, us []store.Utterance) (store.IngestResult, error)
-	PresenceStore
 }
 
 // Deps are the server's collaborators.
@@ -36,32 +34,25 @@ type Deps struct {
 	Log      *slog.Logger
 	Store    Store
 	Contexts *contexts.Cache
-	Tokens   tokens.Counter
 	Metrics  *Metrics
 	Registry prometheus.Gatherer
 	// Ready lists the dependencies /readyz checks, by name.
 	Ready map[string]health.Check
 	// BodyLimit in bytes; larger bodies get 413.
 	BodyLimit int
-	// L1Wait bounds how long ?wait=true waits for topics.
+	// L1Wait bounds how long GET /context?wait=true waits for topics.
 	L1Wait time.Duration
-	// Engine embeds search queries; Searcher searches stored topics;
-	// SearchThreshold is the minimum cosine for a vector hit.
-	Engine          *meetingctx.Engine
-	Searcher        TopicSearcher
-	SearchThreshold float64
-	// Ask answers questions about meetings.
-	Ask *asking.Service
-	// Memory serves the MCP memory tools (nil: an in-process memory on
-	// Store with the offline summarizer).
+	// Meetings, PRFlow and Search are the use cases the meeting, PR and
+	// search routes call; Ask answers questions about meetings. Required.
+	Meetings *meetings.Service
+	PRFlow   *prs.Service
+	Search   *search.Service
+	Ask      *asking.Service
+	// Memory serves the MCP memory tools (nil: /mcp answers 503).
 	Memory *memory.Service
-	// PRs stores PRs and the memory bank; Queue enqueues pr:generate and
-	// memory:bank-update. Without them the PR routes answer 503.
-	PRs   PRStore
-	Queue TaskQueue
-	// MemoryBankMaxBytes bounds each memory-bank category's meeting
-	// sections when a PR is approved (0: no bound; see prdoc.MergeSection).
-	MemoryBankMaxBytes int
+	// PRs stores the memory bank; without it the memory-bank routes
+	// answer 503.
+	PRs PRStore
 	// RateLimit limits each API key's requests (zero: no limit).
 	RateLimit RateLimit
 	// AuthFailureLimit limits each client IP address's failed
@@ -79,9 +70,8 @@ type Deps struct {
 // Server holds the handlers' dependencies.
 type Server struct {
 	Deps
-	auth     *authenticator
-	limiter  *rateLimiter
-	mcpState mcpState
+	auth    *authenticator
+	limiter *rateLimiter
 }
 
 // New builds the Fiber app with every route.

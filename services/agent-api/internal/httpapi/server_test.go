@@ -18,12 +18,16 @@ import (
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/asking"
 	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
+	"github.com/mithub/mithub/services/agent-api/internal/meetings"
+	"github.com/mithub/mithub/services/agent-api/internal/prs"
+	"github.com/mithub/mithub/services/agent-api/internal/search"
 )
 
 type harness struct {
@@ -49,7 +53,7 @@ type harnessOpts struct {
 	streams httpapi.StreamLimits
 	logOut  io.Writer
 	// searcher serves /v1/search (default: the store).
-	searcher httpapi.TopicSearcher
+	searcher search.TopicSearcher
 }
 
 // askService is the ask path as agent-api wires it.
@@ -94,18 +98,17 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		o.logOut = io.Discard
 	}
 	svc := askService(t, st, cache, counter, o)
-	if o.searcher == nil {
-		o.searcher = st
-	}
-	app := httpapi.New(httpapi.Deps{
+	d := httpapi.Deps{
 		Log: slog.New(slog.NewTextHandler(o.logOut, nil)), Streams: o.streams,
-		Store: st, Contexts: cache, Tokens: counter, Metrics: metrics, Registry: reg,
+		Store: st, Contexts: cache, Metrics: metrics, Registry: reg,
 		BodyLimit: o.bodyLimit, L1Wait: o.l1Wait,
-		Engine: eng, Searcher: o.searcher, SearchThreshold: 0.3,
-		Ready: map[string]health.Check{"postgres": st.Ping},
-		Ask:   svc,
-		PRs:   st, Queue: testQueue(t),
-	})
+		Ready:  map[string]health.Check{"postgres": st.Ping},
+		Ask:    svc,
+		PRs:    st,
+		Memory: testMemory(st, counter),
+	}
+	wireUseCases(&d, useCaseDeps{store: st, engine: eng, searcher: o.searcher, queue: testQueue(t), counter: counter})
+	app := httpapi.New(d)
 	return &harness{t: t, app: app, base: serve(t, app), store: st, cache: cache, ask: svc}
 }
 
@@ -282,13 +285,14 @@ func newHarnessOnStore(t *testing.T, h *harness) *harness {
 	reg := prometheus.NewRegistry()
 	eng := newEngine(t, h.store)
 	cache := contexts.New(h.store, meetingctx.Config{}, eng, 100, time.Hour, contexts.Observer{})
-	app := httpapi.New(httpapi.Deps{
+	d := httpapi.Deps{
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Store: h.store, Contexts: cache, Tokens: counter, Metrics: httpapi.NewMetrics(reg), Registry: reg,
+		Store: h.store, Contexts: cache, Metrics: httpapi.NewMetrics(reg), Registry: reg,
 		BodyLimit: 1 << 20, L1Wait: 5 * time.Second,
-		Engine: eng, Searcher: h.store, SearchThreshold: 0.3,
 		Ask: askService(t, h.store, cache, counter, harnessOpts{l1Wait: 5 * time.Second}),
-	})
+	}
+	wireUseCases(&d, useCaseDeps{store: h.store, engine: eng, counter: counter})
+	app := httpapi.New(d)
 	return &harness{t: t, app: app, base: serve(t, app), store: h.store, cache: cache}
 }
 
@@ -306,4 +310,35 @@ func newEngine(t testing.TB, st *store.Store) *meetingctx.Engine {
 	})
 	t.Cleanup(func() { _ = eng.Close(10 * time.Second) })
 	return eng
+}
+
+// testMemory is an in-process memory on st that compresses with the
+// offline summarizer.
+func testMemory(st *store.Store, counter tokens.Counter) *memory.Service {
+	eng := memory.NewEngine(st, counter, memory.NewLocal(), memory.Config{})
+	return memory.NewService(eng, memory.NewInline(eng))
+}
+
+// useCaseDeps are what the use cases need beyond httpapi.Deps.
+type useCaseDeps struct {
+	store    *store.Store
+	engine   *meetingctx.Engine
+	searcher search.TopicSearcher // default: store
+	queue    prs.TaskQueue        // nil: no PR generation
+	counter  tokens.Counter
+}
+
+// wireUseCases sets d's use cases as app wires them; PRs are configured
+// when d.PRs is.
+func wireUseCases(d *httpapi.Deps, u useCaseDeps) {
+	if u.searcher == nil {
+		u.searcher = u.store
+	}
+	prFlow := &prs.Service{Queue: u.queue, Meetings: u.store, Contexts: d.Contexts, L1Wait: d.L1Wait, Log: d.Log}
+	if d.PRs != nil {
+		prFlow.PRs = u.store
+	}
+	d.PRFlow = prFlow
+	d.Meetings = &meetings.Service{Store: u.store, Contexts: d.Contexts, Tokens: u.counter, Log: d.Log, Ended: prFlow.MeetingEnded}
+	d.Search = &search.Service{Embedder: u.engine, Searcher: u.searcher, Threshold: 0.3, Contexts: d.Contexts, Turns: d.Ask, Log: d.Log}
 }

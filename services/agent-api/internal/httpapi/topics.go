@@ -17,7 +17,12 @@ const (
 
 // searchParams reads q and k. k defaults to 5 and must be 1..50.
 func searchParams(c *fiber.Ctx) (q string, k int, err error) {
-	q = strings.TrimSpace(c.Query("q"))
+	return parseSearch(c.Query("q"), c.Query("k"))
+}
+
+// parseSearch checks the raw q and k of a topic search.
+func parseSearch(rawQ, rawK string) (q string, k int, err error) {
+	q = strings.TrimSpace(rawQ)
 	if !utf8.ValidString(q) {
 		return "", 0, errInvalid("query parameter q is not valid UTF-8")
 	}
@@ -25,8 +30,8 @@ func searchParams(c *fiber.Ctx) (q string, k int, err error) {
 		return "", 0, errInvalid("query parameter q is longer than %d bytes", maxQueryLen)
 	}
 	k = meetingctx.DefaultSearchTopK
-	if raw := c.Query("k"); raw != "" {
-		k, err = strconv.Atoi(raw)
+	if rawK != "" {
+		k, err = strconv.Atoi(rawK)
 		if err != nil || k < 1 || k > maxK {
 			return "", 0, errInvalid("query parameter k must be an integer from 1 to %d", maxK)
 		}
@@ -58,15 +63,14 @@ func (s *Server) getTopics(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.Contexts.Get(c.UserContext(), tenantOf(c).ID, id)
-	if err != nil {
-		return meetingErr(err)
-	}
 	if q == "" {
-		snap := m.Snapshot()
-		return c.JSON(topicsJSON{MeetingID: id, L1Cursor: snap.L1Cursor, Pending: len(snap.Pending), Topics: nonNil(snap.Topics)})
+		tl, err := s.Meetings.Topics(c.UserContext(), tenantOf(c).ID, id)
+		if err != nil {
+			return err
+		}
+		return c.JSON(topicsJSON{MeetingID: id, L1Cursor: tl.L1Cursor, Pending: tl.PendingTurns, Topics: nonNil(tl.Topics)})
 	}
-	hits, err := m.Search(c.UserContext(), q, k)
+	hits, err := s.Search.MeetingTopics(c.UserContext(), tenantOf(c).ID, id, q, k)
 	if err != nil {
 		return err
 	}

@@ -52,9 +52,9 @@ func (s *Server) searchTurns(c *fiber.Ctx) error {
 			return errInvalid("query parameter k must be an integer from 1 to %d", asking.MaxSearchTurnsK)
 		}
 	}
-	hits, err := s.Ask.SearchTurns(c.UserContext(), tenantOf(c).ID, id, q, k)
+	hits, err := s.Search.SearchTurns(c.UserContext(), tenantOf(c).ID, id, q, k)
 	if err != nil {
-		return meetingErr(err)
+		return err
 	}
 	out := turnSearchJSON{MeetingID: id, Query: q, Hits: make([]turnHitJSON, len(hits))}
 	for i, h := range hits {

@@ -1,15 +1,10 @@
 package httpapi
 
 import (
-	"strings"
-
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/services/agent-api/internal/meetings"
 )
-
-// maxBatch caps utterances per request.
-const maxBatch = 1000
 
 type utteranceJSON struct {
 	SegmentID   string   `json:"segment_id"`
@@ -33,9 +28,8 @@ type ingestJSON struct {
 	Cursor int `json:"cursor"`
 }
 
-// postUtterances stores a batch of final utterances, then applies the new
-// rows to the cached context. Postgres first: a crash between the two
-// loses nothing, the next sync or rebuild reads the rows back.
+// postUtterances ingests a batch of final utterances (see
+// meetings.Service.Ingest).
 func (s *Server) postUtterances(c *fiber.Ctx) error {
 	id, err := meetingIDParam(c)
 	if err != nil {
@@ -45,49 +39,21 @@ func (s *Server) postUtterances(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &req, false); err != nil {
 		return err
 	}
-	switch {
-	case req.Utterances == nil:
-		return errInvalid("utterances is required")
-	case len(req.Utterances) == 0:
-		return errInvalid("utterances must not be empty")
-	case len(req.Utterances) > maxBatch:
-		return errInvalid("at most %d utterances per request, got %d", maxBatch, len(req.Utterances))
+	var batch []meetings.Utterance
+	if req.Utterances != nil {
+		batch = make([]meetings.Utterance, len(req.Utterances))
 	}
-	us := make([]store.Utterance, len(req.Utterances))
 	for i, u := range req.Utterances {
-		conf := float32(1)
-		if u.Confidence != nil {
-			conf = *u.Confidence
-		}
-		us[i] = store.Utterance{
+		batch[i] = meetings.Utterance{
 			SegmentID: u.SegmentID, SpeakerID: u.SpeakerID, SpeakerName: u.SpeakerName, Text: u.Text,
-			StartMS: u.StartMS, EndMS: u.EndMS, Confidence: conf, Source: u.Source,
+			StartMS: u.StartMS, EndMS: u.EndMS, Confidence: u.Confidence, Source: u.Source,
 		}
-		if us[i].Source == "" {
-			us[i].Source = "api"
-		}
-		if err := us[i].Validate(); err != nil {
-			return errInvalid("utterances[%d]: %s", i, unwrapInvalid(err))
-		}
-		us[i].Tokens = s.Tokens.Count(u.Text)
 	}
-	tenant := tenantOf(c).ID
-	res, err := s.Store.Ingest(c.UserContext(), tenant, id, us)
+	res, err := s.Meetings.Ingest(c.UserContext(), tenantOf(c).ID, id, batch)
 	if err != nil {
-		return meetingErr(err)
+		return err
 	}
-	s.Metrics.ingested.Add(float64(len(res.Inserted)))
+	s.Metrics.ingested.Add(float64(res.Inserted))
 	s.Metrics.duplicates.Add(float64(res.Duplicates))
-	cursor, err := s.Contexts.ApplyInserted(c.UserContext(), tenant, id, res.Inserted)
-	if err != nil {
-		// Stored is stored: the context catches up on the next sync.
-		s.Log.WarnContext(c.UserContext(), "apply to context", "meeting_id", id, "err", err)
-		cursor = res.NextSeq - 1
-	}
-	return c.JSON(ingestJSON{Inserted: len(res.Inserted), Duplicates: res.Duplicates, Cursor: cursor})
-}
-
-// unwrapInvalid drops the sentinel's prefix from a validation message.
-func unwrapInvalid(err error) string {
-	return strings.TrimPrefix(err.Error(), store.ErrInvalid.Error()+": ")
+	return c.JSON(ingestJSON{Inserted: res.Inserted, Duplicates: res.Duplicates, Cursor: res.Cursor})
 }
