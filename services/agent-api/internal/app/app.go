@@ -182,7 +182,7 @@ func (a *App) init(ctx context.Context) error {
 		Search: &search.Service{Embedder: a.engine, Searcher: a.store, Threshold: a.cfg.Context.WithDefaults().SearchThreshold,
 			Contexts: cache, Turns: asker, Log: a.log},
 		Ask: asker, Memory: memory.NewService(memEngine, memQueue),
-		PRs:              bank,
+		MemoryBank:       bank,
 		RateLimit:        httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
 		AuthFailureLimit: httpapi.RateLimit{RPS: a.cfg.AuthFailureRPS, Burst: a.cfg.AuthFailureBurst},
 		CORSOrigins:      a.cfg.CORSOrigins,

@@ -66,11 +66,11 @@ func (s *Server) getMemoryBank(c *fiber.Ctx) error {
 		return err
 	}
 	ctx, tenant := c.UserContext(), tenantOf(c)
-	entries, err := s.PRs.MemoryBank(ctx, tenant.ID, project)
+	entries, err := s.MemoryBank.MemoryBank(ctx, tenant.ID, project)
 	if err != nil {
 		return err
 	}
-	statuses, err := s.PRs.ProjectStatuses(ctx, tenant.ID, project, memoryStatusLimit)
+	statuses, err := s.MemoryBank.ProjectStatuses(ctx, tenant.ID, project, memoryStatusLimit)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (s *Server) getMemoryEntry(c *fiber.Ctx) error {
 	if err := s.prsConfigured(); err != nil {
 		return err
 	}
-	e, err := s.PRs.MemoryEntryOf(c.UserContext(), tenantOf(c).ID, project, cat)
+	e, err := s.MemoryBank.MemoryEntryOf(c.UserContext(), tenantOf(c).ID, project, cat)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return c.JSON(memoryEntryJSON{Project: project, Category: cat})
@@ -144,7 +144,7 @@ func (s *Server) putMemoryEntry(c *fiber.Ctx) error {
 	if err := s.prsConfigured(); err != nil {
 		return err
 	}
-	e, err := s.PRs.PutMemoryEntry(c.UserContext(), tenantOf(c).ID, project, cat, *req.Content)
+	e, err := s.MemoryBank.PutMemoryEntry(c.UserContext(), tenantOf(c).ID, project, cat, *req.Content)
 	if err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func (s *Server) putMemoryBank(c *fiber.Ctx) error {
 		return err
 	}
 	ctx, tenant := c.UserContext(), tenantOf(c)
-	if err := s.PRs.MergeMemory(ctx, tenant.ID, project, cats, func(map[string]string) (map[string]string, error) {
+	if err := s.MemoryBank.MergeMemory(ctx, tenant.ID, project, cats, func(map[string]string) (map[string]string, error) {
 		return req.Categories, nil
 	}); err != nil {
 		return err

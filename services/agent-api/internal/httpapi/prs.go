@@ -13,18 +13,14 @@ import (
 	"github.com/mithub/mithub/services/agent-api/internal/prs"
 )
 
-// PRStore is the persistence of the memory bank.
-type PRStore interface {
+// MemoryBankStore is the persistence the memory-bank routes use.
+type MemoryBankStore interface {
 	MemoryBank(ctx context.Context, tenantID, project string) ([]membank.Entry, error)
 	MemoryEntryOf(ctx context.Context, tenantID, project, category string) (membank.Entry, error)
 	PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (membank.Entry, error)
 	MergeMemory(ctx context.Context, tenantID, project string, categories []string, merge membank.Merger) error
 	ProjectStatuses(ctx context.Context, tenantID, project string, limit int) ([]membank.ProjectStatus, error)
 }
-
-// DefaultProject is the memory-bank project of a meeting whose metadata
-// names none.
-const DefaultProject = membank.DefaultProject
 
 type generatePRRequest struct {
 	// Project overrides the meeting's metadata.project.
@@ -203,7 +199,7 @@ func (s *Server) rejectPR(c *fiber.Ctx) error {
 // prsConfigured refuses the memory-bank routes when PRs are not
 // configured.
 func (s *Server) prsConfigured() error {
-	if s.PRs == nil {
+	if s.MemoryBank == nil {
 		return errUnavailable("PRs are not configured on this server")
 	}
 	return nil

@@ -121,8 +121,8 @@ func newPRHarness(t *testing.T) *prHarness {
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Store: st, Contexts: cache, Metrics: httpapi.NewMetrics(reg), Registry: reg,
 		BodyLimit: 1 << 20, L1Wait: 5 * time.Second,
-		Ready: map[string]health.Check{"postgres": st.Ping},
-		PRs:   st,
+		Ready:      map[string]health.Check{"postgres": st.Ping},
+		MemoryBank: st,
 	}
 	wireUseCases(&d, useCaseDeps{store: st, engine: eng, queue: client, counter: counter})
 	app := httpapi.New(d)
@@ -368,8 +368,8 @@ func TestGeneratePRReenqueuesALostTask(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the re-enqueued task never reached a worker")
 	}
-	if got := h.pr(key, first.PRID); got.Project != httpapi.DefaultProject {
-		t.Errorf("project = %q, want %q", got.Project, httpapi.DefaultProject)
+	if got := h.pr(key, first.PRID); got.Project != membank.DefaultProject {
+		t.Errorf("project = %q, want %q", got.Project, membank.DefaultProject)
 	}
 }
 

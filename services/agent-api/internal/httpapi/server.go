@@ -50,9 +50,9 @@ type Deps struct {
 	Ask      *asking.Service
 	// Memory serves the MCP memory tools (nil: /mcp answers 503).
 	Memory *memory.Service
-	// PRs stores the memory bank; without it the memory-bank routes
-	// answer 503.
-	PRs PRStore
+	// MemoryBank stores the memory bank; without it the memory-bank
+	// routes answer 503.
+	MemoryBank MemoryBankStore
 	// RateLimit limits each API key's requests (zero: no limit).
 	RateLimit RateLimit
 	// AuthFailureLimit limits each client IP address's failed

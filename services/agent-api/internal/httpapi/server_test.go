@@ -102,10 +102,10 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		Log: slog.New(slog.NewTextHandler(o.logOut, nil)), Streams: o.streams,
 		Store: st, Contexts: cache, Metrics: metrics, Registry: reg,
 		BodyLimit: o.bodyLimit, L1Wait: o.l1Wait,
-		Ready:  map[string]health.Check{"postgres": st.Ping},
-		Ask:    svc,
-		PRs:    st,
-		Memory: testMemory(st, counter),
+		Ready:      map[string]health.Check{"postgres": st.Ping},
+		Ask:        svc,
+		MemoryBank: st,
+		Memory:     testMemory(st, counter),
 	}
 	wireUseCases(&d, useCaseDeps{store: st, engine: eng, searcher: o.searcher, queue: testQueue(t), counter: counter})
 	app := httpapi.New(d)
@@ -329,13 +329,13 @@ type useCaseDeps struct {
 }
 
 // wireUseCases sets d's use cases as app wires them; PRs are configured
-// when d.PRs is.
+// when d.MemoryBank is.
 func wireUseCases(d *httpapi.Deps, u useCaseDeps) {
 	if u.searcher == nil {
 		u.searcher = u.store
 	}
 	prFlow := &prs.Service{Queue: u.queue, Meetings: u.store, Contexts: d.Contexts, L1Wait: d.L1Wait, Log: d.Log}
-	if d.PRs != nil {
+	if d.MemoryBank != nil {
 		prFlow.PRs = u.store
 	}
 	d.PRFlow = prFlow
