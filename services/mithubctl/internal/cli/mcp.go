@@ -77,7 +77,7 @@ func runMCP(ctx context.Context, e *cmdline.Env, args []string) error {
 	if key := strings.TrimSpace(c.Memory.APIKey); key != "" {
 		// The meeting tools need agent-api and a key; with --tenant alone
 		// they answer that they are not available.
-		opts.Meetings = cmdline.APIConfig{URL: c.APIURL, Key: key}.Client(e)
+		opts.Meetings = mcpMeetingsClient(e, cmdline.APIConfig{URL: c.APIURL, Key: key})
 	}
 	if c.ConversationID != "" {
 		if _, err := m.svc.Get(ctx, m.tenantID, c.ConversationID); err != nil {
