@@ -4,7 +4,9 @@
 SHELL := /bin/bash
 GO ?= go
 MODULES := github.com/mithub/mithub/...
-SERVICES := agent-api realtime-worker pr-worker mithubctl
+# Binaries: each cmd/NAME directory builds bin/NAME.
+CMDS := services/agent-api/cmd/agent-api services/realtime-worker/cmd/realtime-worker \
+	services/pr-worker/cmd/pr-worker services/mithubctl/cmd/mithubctl services/mithubctl/cmd/mithub-lab
 
 .PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval train-answers train-decisions eval-pr security-check soak chaos fuzz vuln clean help
 
@@ -18,10 +20,10 @@ need_qmsum = @d="$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}"; [ -d "$$d/$(1)" ] 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
 
-build: ## build bin/agent-api, bin/realtime-worker, bin/pr-worker, bin/mithubctl (-trimpath: the build cache serves any clone)
+build: ## build bin/agent-api, bin/realtime-worker, bin/pr-worker, bin/mithubctl, bin/mithub-lab (-trimpath: the build cache serves any clone)
 	@mkdir -p bin
-	@for s in $(SERVICES); do \
-		$(GO) build -trimpath -o bin/$$s ./services/$$s/cmd/$$s || exit 1; \
+	@for c in $(CMDS); do \
+		$(GO) build -trimpath -o bin/$${c##*/} ./$$c || exit 1; \
 	done
 
 dev-up: ## make PostgreSQL and Redis reachable on 127.0.0.1 (installs them if missing)
@@ -77,19 +79,19 @@ eval: dev-up build ## QMSum val through the API: segmentation (Pk, WindowDiff, b
 
 train-retrieval: ## rebuild pkg/meetingctx/turnweights.json (turn search fusion weights) from QMSum train, deterministically
 	$(call need_qmsum,train)
-	$(GO) run ./services/mithubctl/cmd/mithubctl train-retrieval "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/meetingctx/turnweights.json
+	$(GO) run ./services/mithubctl/cmd/mithub-lab train-retrieval "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/meetingctx/turnweights.json
 
 train-answers: ## rebuild pkg/ask/answermodel.json (the local provider's extractive answer model) from QMSum train, deterministically
 	$(call need_qmsum,train)
-	$(GO) run ./services/mithubctl/cmd/mithubctl train-answers "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/ask/answermodel.json
+	$(GO) run ./services/mithubctl/cmd/mithub-lab train-answers "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/ask/answermodel.json
 
 train-decisions: ## rebuild pkg/prdoc/decision_model.json (the local PR extractor's decision scorer) from QMSum train, deterministically
 	$(call need_qmsum,train)
-	$(GO) run ./services/mithubctl/cmd/mithubctl train-decisions "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/prdoc/decision_model.json
+	$(GO) run ./services/mithubctl/cmd/mithub-lab train-decisions "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/prdoc/decision_model.json
 
 eval-pr: build ## PR quality on QMSum val (local provider): agenda coverage of the annotated topics, decision recall beside baselines, items per meeting
 	$(call need_qmsum,val)
-	bin/mithubctl eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 100
+	bin/mithub-lab eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 100
 
 train: ## rebuild the local provider's topic boundary model (pkg/llm/local/model/boundary.json) from the QMSum train split; deterministic
 	$(call need_qmsum,train)

@@ -20,4 +20,4 @@ mkdir -p tmp
 start_api tmp/bench-ask-agent-api.log
 # CPU per ask counts this agent-api only, not others on the machine.
 export MITHUB_BENCH_API_PID=$API_PID
-bin/mithubctl bench-ask "$@"
+bin/mithub-lab bench-ask "$@"

@@ -9,4 +9,4 @@ cd "$(dirname "$0")/.."
 
 db=${BENCH_DB:-mithub_bench_ctx}
 ensure_database "$db" fresh
-bin/mithubctl bench-context --database-url "postgres://postgres@127.0.0.1:5432/$db?sslmode=disable" "$@"
+bin/mithub-lab bench-context --database-url "postgres://postgres@127.0.0.1:5432/$db?sslmode=disable" "$@"

@@ -20,4 +20,4 @@ export MITHUB_DATABASE_MAX_CONNS=20
 trap stop_api EXIT
 mkdir -p tmp
 start_api tmp/bench-agent-api.log
-bin/mithubctl bench-ingest "$@"
+bin/mithub-lab bench-ingest "$@"

@@ -18,13 +18,13 @@ url="postgres://postgres@127.0.0.1:5432/$db?sslmode=disable"
 redis=${MITHUB_REDIS_URL:-redis://127.0.0.1:6379/0}
 
 log "local provider: 100K and 1M tokens"
-bin/mithubctl bench-memory --database-url "$url" --redis-url "$redis" --sizes 100000,1000000 --in-flight 20 "$@"
+bin/mithub-lab bench-memory --database-url "$url" --redis-url "$redis" --sizes 100000,1000000 --in-flight 20 "$@"
 
 if [ "${BENCH_MEMORY_SLOW:-1}" != 0 ]; then
   delay=${BENCH_LLM_DELAY:-2s}
   log "OpenAI-compatible server, $delay per call: 1M tokens, 20 in flight"
-  bin/mithubctl bench-memory --database-url "$url" --redis-url "$redis" --sizes 1000000 --in-flight 20 --llm-delay "$delay" "$@"
+  bin/mithub-lab bench-memory --database-url "$url" --redis-url "$redis" --sizes 1000000 --in-flight 20 --llm-delay "$delay" "$@"
   wide=${BENCH_WIDE_IN_FLIGHT:-32}
   log "OpenAI-compatible server, $delay per call: 1M tokens, $wide in flight"
-  bin/mithubctl bench-memory --database-url "$url" --redis-url "$redis" --sizes 1000000 --in-flight "$wide" --llm-delay "$delay" "$@"
+  bin/mithub-lab bench-memory --database-url "$url" --redis-url "$redis" --sizes 1000000 --in-flight "$wide" --llm-delay "$delay" "$@"
 fi

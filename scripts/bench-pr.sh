@@ -45,4 +45,4 @@ done
 start_api tmp/bench-pr-agent-api.log
 start_worker tmp/bench-pr-worker.log
 
-bin/mithubctl bench-pr "$@"
+bin/mithub-lab bench-pr "$@"

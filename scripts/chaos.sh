@@ -2,13 +2,13 @@
 # Fault matrix. Starts a private stack — its own PostgreSQL (initdb into a
 # temporary directory, port 55432), its own redis-server (port 56379, AOF
 # on), a LiveKit server (ports 17880-17882), a fake OpenAI-compatible chat
-# server (bin/mithubctl fake-llm, 17889), agent-api (18580), pr-worker
+# server (bin/mithub-lab fake-llm, 17889), agent-api (18580), pr-worker
 # (18581) and realtime-worker (18582) — so restarts never touch the
 # machine's shared services. A speaker (services/realtime-worker/internal/
 # chaospub) publishes a final transcription segment every 200 ms into a
 # room the bot records for the whole run.
 #
-# Each scenario runs `mithubctl load` (meetings posting the turns of
+# Each scenario runs `mithub-lab load` (meetings posting the turns of
 # examples/meetings/launch-review.jsonl, asking its annotated questions
 # over SSE and asking for PRs; no outside data), injects one fault while that traffic is in
 # flight, and then checks: every utterance acknowledged with a 2xx stored
@@ -54,7 +54,7 @@ SCENARIOS=${CHAOS_SCENARIOS:-$SCENARIOS}
 # and never stores again fails.
 RT_MIN_HEARD=${CHAOS_RT_MIN_HEARD:-10}
 
-for b in agent-api pr-worker realtime-worker mithubctl; do
+for b in agent-api pr-worker realtime-worker mithubctl mithub-lab; do
   [ -x bin/$b ] || die "bin/$b is missing: run make build first"
 done
 command -v redis-server >/dev/null || die "redis-server not found (scripts/dev-up.sh installs it)"
@@ -172,7 +172,7 @@ redis_start
 LK_PID=$!
 wait_for "livekit-server" 30 http_ok "http://127.0.0.1:$LK_PORT" || die "livekit-server did not start (see $work/livekit.log)"
 
-bin/mithubctl fake-llm --addr $LLM_ADDR >"$work/fake-llm.log" 2>&1 &
+bin/mithub-lab fake-llm --addr $LLM_ADDR >"$work/fake-llm.log" 2>&1 &
 LLM_PID=$!
 wait_for "fake-llm" 20 http_ok "http://$LLM_ADDR/healthz" || die "fake-llm did not start"
 
@@ -349,7 +349,7 @@ scenario() {
   rm -f "$status"
   log "scenario $name"
   t0=$(now_ms)
-  bin/mithubctl load --api-url "http://$API_ADDR" --api-key dev-key --meetings $MEETINGS --rate $RATE \
+  bin/mithub-lab load --api-url "http://$API_ADDR" --api-key dev-key --meetings $MEETINGS --rate $RATE \
     --meeting-file examples/meetings/launch-review.jsonl \
     --duration $DURATION --ask-every $ASK_EVERY --pr-every $PR_EVERY --pr-at-end --request-timeout 15s \
     --settle-timeout 4m --label "chaos-$name" --database-url "$MITHUB_DATABASE_URL" \

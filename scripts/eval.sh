@@ -3,7 +3,7 @@
 # against the reference answers) on QMSum beside baselines
 # (Markdown on stdout, JSON in tmp/eval.json): starts agent-api on a
 # fresh database with the configured provider (local by default) and runs
-# `mithubctl eval` over a split.
+# `mithub-lab eval` over a split.
 #
 # Environment:
 #   EVAL_SPLIT   QMSum split directory under the data dir (default: val)
@@ -28,4 +28,4 @@ export MITHUB_LOG_LEVEL=${MITHUB_LOG_LEVEL:-warn}
 trap stop_api EXIT
 mkdir -p tmp
 start_api tmp/eval-agent-api.log
-bin/mithubctl eval "$data/${EVAL_SPLIT:-val}" --limit "${EVAL_LIMIT:-0}" "$@"
+bin/mithub-lab eval "$data/${EVAL_SPLIT:-val}" --limit "${EVAL_LIMIT:-0}" "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Soak: agent-api and pr-worker (local provider) on a fresh mithub_load
-# database and Redis DB 13, driven by `mithubctl load`: 200 meetings going
+# database and Redis DB 13, driven by `mithub-lab load`: 200 meetings going
 # at once, one utterance every 2 s each, a question every 30 s per meeting,
 # for 10 minutes. A meeting ends after 60 utterances (2 minutes; the first
 # ones sooner, so that endings spread over the run) and gets its PR, and a
@@ -20,13 +20,13 @@
 # SOAK_WARMUP (4m), SOAK_ASK_EVERY (30s), SOAK_MEETING_LENGTH (60; 0:
 # meetings that grow for the whole run), SOAK_CACHE_TTL (2m), SOAK_OUT
 # (tmp/soak.md), SOAK_DB (mithub_load), SOAK_HEAP_EVERY (30, seconds).
-# Extra arguments go to mithubctl load.
+# Extra arguments go to mithub-lab load.
 set -euo pipefail
 SCRIPT_NAME=soak
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-for b in agent-api pr-worker mithubctl; do
+for b in agent-api pr-worker mithubctl mithub-lab; do
   [ -x bin/$b ] || die "bin/$b is missing: run make build first"
 done
 db=${SOAK_DB:-mithub_load}
@@ -129,7 +129,7 @@ t0=$(date +%s)
 HEAP_PID=$!
 
 status=0
-bin/mithubctl load --meetings "${SOAK_MEETINGS:-200}" --rate "${SOAK_RATE:-2s}" --duration "${SOAK_DURATION:-10m}" \
+bin/mithub-lab load --meetings "${SOAK_MEETINGS:-200}" --rate "${SOAK_RATE:-2s}" --duration "${SOAK_DURATION:-10m}" \
   --warmup "${SOAK_WARMUP:-4m}" --ask-every "${SOAK_ASK_EVERY:-30s}" --pr-at-end --label soak \
   --meeting-length "${SOAK_MEETING_LENGTH:-60}" \
   --proc "agent-api=$API_PID,pr-worker=$WORKER_PID" --rss-every 30s --database-url "$MITHUB_DATABASE_URL" \

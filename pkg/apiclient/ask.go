@@ -112,7 +112,8 @@ var ErrAskIncomplete = errors.New("apiclient: ask stream ended before its done e
 // goroutine. It returns the done event's result, the server's error event
 // as a *StreamError, an *APIError when the server refused the question
 // before streaming, or fn's error, which stops reading. Like CreateMeeting
-// it is retried only when the connection was refused. Bound the whole
+// it is retried only when the connection was refused, and no retry starts
+// that would end after the policy's MaxElapsedTime. Bound the whole
 // answer with ctx; a client built WithHTTPClient decides the per-request
 // timeout.
 func (c *Client) AskStream(ctx context.Context, meetingID string, req AskRequest, fn func(AskEvent) error) (AskResult, error) {
@@ -125,6 +126,7 @@ func (c *Client) AskStream(ctx context.Context, meetingID string, req AskRequest
 	}
 	path := "/v1/meetings/" + url.PathEscape(meetingID) + "/ask"
 	var res AskResult
+	start := c.now()
 	for attempt := 1; ; attempt++ {
 		var resp *http.Response
 		resp, err = c.openStream(ctx, path, payload)
@@ -142,6 +144,10 @@ func (c *Client) AskStream(ctx context.Context, meetingID string, req AskRequest
 			break
 		}
 		delay := c.policy.backoff(attempt-1, c.rand())
+		if c.now().Sub(start)+delay > c.policy.MaxElapsedTime {
+			err = giveUp(attempt, err)
+			break
+		}
 		if c.notify != nil {
 			c.notify(RetryEvent{Method: http.MethodPost, Path: path, Attempt: attempt, Delay: delay, Err: err})
 		}

@@ -7,8 +7,12 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+
+	"time"
 
 	"github.com/mithub/mithub/pkg/askmode"
 )
@@ -219,5 +223,22 @@ func TestAskJSONMode(t *testing.T) {
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.Status != http.StatusBadRequest || ae.Message != "question is required" {
 		t.Errorf("bad request = %v", err)
+	}
+}
+
+func TestAskStreamRetriesRefusedWithinMaxElapsedTime(t *testing.T) {
+	addr := freeAddr(t)
+	c := New("http://"+addr, "k", WithRetryPolicy(RetryPolicy{
+		InitialInterval: time.Second, MaxInterval: time.Hour, Multiplier: 2, MaxElapsedTime: 10 * time.Second,
+	}))
+	fc := useFakeClock(c)
+
+	_, err := c.AskStream(t.Context(), "m", AskRequest{Question: "q"}, nil)
+	if !errors.Is(err, syscall.ECONNREFUSED) || !strings.Contains(err.Error(), addr) {
+		t.Fatalf("err = %v, want the refused connection to %s", err, addr)
+	}
+	// Delays 1s, 2s, 4s fit in 10s; the next (8s) would end at 15s.
+	if want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}; !slices.Equal(fc.delays, want) {
+		t.Errorf("delays = %v, want %v", fc.delays, want)
 	}
 }

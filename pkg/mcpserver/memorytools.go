@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -97,9 +98,13 @@ func (s *session) shouldCompress(ctx context.Context, _ *mcp.CallToolRequest, in
 	if err := checkRange("context_window", in.ContextWindow, 0, maxTokensArg); err != nil {
 		return nil, nil, err
 	}
-	conv, err := s.conversation(ctx, in.ConversationID, false)
+	conv, ok, err := s.existingConversation(ctx, in.ConversationID)
 	if err != nil {
 		return nil, nil, err
+	}
+	if !ok {
+		// Nothing is stored to compress yet.
+		return nil, shouldCompressOutput{Decision: memory.Decision{ContextWindow: in.ContextWindow}}, nil
 	}
 	d, err := s.opts.Memory.ShouldCompress(ctx, s.opts.TenantID, conv, in.ContextWindow, in.CurrentTokens)
 	if err != nil {
@@ -205,13 +210,34 @@ func (s *session) stats(ctx context.Context, _ *mcp.CallToolRequest, in statsInp
 	if err := checkUUID("conversation_id", in.ConversationID, false); err != nil {
 		return nil, nil, err
 	}
-	conv, err := s.conversation(ctx, in.ConversationID, false)
+	conv, ok, err := s.existingConversation(ctx, in.ConversationID)
 	if err != nil {
 		return nil, nil, err
+	}
+	if !ok {
+		// An empty memory: no turns, nothing compressed (ratio 1, as for
+		// an empty conversation).
+		return nil, memory.Stats{SummaryNodes: map[int]int{}, CompressionRatio: 1}, nil
 	}
 	st, err := s.opts.Memory.Stats(ctx, s.opts.TenantID, conv)
 	if err != nil {
 		return nil, nil, err
 	}
 	return nil, st, nil
+}
+
+// existingConversation picks the conversation a read-only tool works on,
+// as conversation does, without creating one: ok is false when none was
+// given and the tenant has none yet, which is an empty memory, not an
+// error. A given conversation that does not exist is still an error.
+func (s *session) existingConversation(ctx context.Context, given string) (id string, ok bool, err error) {
+	id, err = s.conversation(ctx, given, false)
+	switch {
+	case err == nil:
+		return id, true, nil
+	case given == "" && errors.Is(err, memory.ErrNotFound):
+		return "", false, nil
+	default:
+		return "", false, err
+	}
 }

@@ -15,7 +15,7 @@ import (
 // proposal ("yeah, let's do that" after "why don't we …"), or a proposal
 // another speaker agrees to in the next turns. Candidates are ranked by a
 // logistic-regression model over cue features, learned from the QMSum
-// train split (mithubctl train-decisions; make train-decisions).
+// train split (mithub-lab train-decisions; make train-decisions).
 
 var (
 	strongDecisionCues = compile(

@@ -10,7 +10,7 @@ import (
 // points come in discussions that settle several), and the list is
 // spread over the meeting: a decision within pickGap of the meeting's
 // turns of a better one is left out. Chosen on the QMSum train split,
-// where it raised decision recall at five decisions (mithubctl eval-pr)
+// where it raised decision recall at five decisions (mithub-lab eval-pr)
 // from 0.39 (the five best by model score) to 0.47.
 const (
 	densityTurns  = 60  // a candidate's neighbourhood: seq ± densityTurns

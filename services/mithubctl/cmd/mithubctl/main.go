@@ -1,5 +1,8 @@
-// Command mithubctl is the MitHub command line: replay recorded meetings
-// into agent-api, inspect meeting context, and create API keys.
+// Command mithubctl is the MitHub command line for users and operators:
+// replay meetings into agent-api, read their context, ask and generate
+// PRs, keep long-term conversation memory and serve it over MCP, migrate
+// the database, manage API keys and check a deployment's security.
+// Evaluation, training and benchmark tools are in mithub-lab.
 package main
 
 import (
@@ -11,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/mithub/mithub/services/mithubctl/internal/cli"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 func main() {
@@ -26,7 +30,7 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mithubctl:", err)
 	}
-	os.Exit(cli.ExitCode(err))
+	os.Exit(cmdline.ExitCode(err))
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {

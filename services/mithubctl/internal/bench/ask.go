@@ -64,7 +64,7 @@ type askMeeting struct {
 // server (the process $MITHUB_BENCH_API_PID when set, as bench-ask.sh
 // sets it, else every agent-api), its database (every postgres process)
 // and this load generator, when on one machine.
-var cpuProcs = []string{"agent-api", "postgres", "mithubctl"}
+var cpuProcs = []string{"agent-api", "postgres", "mithub-lab"}
 
 // askSample is one timed ask.
 type askSample struct {
@@ -97,7 +97,7 @@ func Ask(ctx context.Context, client *apiclient.Client, o AskOptions, w io.Write
 	// schedule.
 	jobs := make(chan time.Time, o.Asks)
 	var wg sync.WaitGroup
-	pinned := map[string]int{"mithubctl": os.Getpid()}
+	pinned := map[string]int{"mithub-lab": os.Getpid()}
 	if pid, err := strconv.Atoi(os.Getenv("MITHUB_BENCH_API_PID")); err == nil && pid > 0 {
 		pinned["agent-api"] = pid
 	}

@@ -42,8 +42,8 @@ func TestCPUByNameSumsProcessesOfAName(t *testing.T) {
 	stat("11", "postgres", "7", "3")
 	stat("12", "agent-api", "40", "2")
 	stat("13", "other", "999", "999")
-	got := cpuByName(proc, nil, "postgres", "agent-api", "mithubctl")
-	want := map[string]time.Duration{"postgres": 160 * clockTick, "agent-api": 42 * clockTick, "mithubctl": 0}
+	got := cpuByName(proc, nil, "postgres", "agent-api", "mithub-lab")
+	want := map[string]time.Duration{"postgres": 160 * clockTick, "agent-api": 42 * clockTick, "mithub-lab": 0}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%s = %v, want %v", k, got[k], v)
@@ -65,9 +65,9 @@ func TestCPUByNameSumsProcessesOfAName(t *testing.T) {
 	}
 
 	var buf bytes.Buffer
-	after := map[string]time.Duration{"postgres": 160*clockTick + 100*time.Millisecond, "agent-api": 42*clockTick + 300*time.Millisecond, "mithubctl": 0}
-	writeCPUPerAsk(&buf, []string{"agent-api", "postgres", "mithubctl"}, got, after, 100, time.Second)
-	if !strings.Contains(buf.String(), "agent-api 3.00 ms, postgres 1.00 ms, mithubctl 0.00 ms; all 4.00 ms") {
+	after := map[string]time.Duration{"postgres": 160*clockTick + 100*time.Millisecond, "agent-api": 42*clockTick + 300*time.Millisecond, "mithub-lab": 0}
+	writeCPUPerAsk(&buf, []string{"agent-api", "postgres", "mithub-lab"}, got, after, 100, time.Second)
+	if !strings.Contains(buf.String(), "agent-api 3.00 ms, postgres 1.00 ms, mithub-lab 0.00 ms; all 4.00 ms") {
 		t.Errorf("report %q", buf.String())
 	}
 }

@@ -5,13 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
-const (
-	envDatabaseURL     = "MITHUB_DATABASE_URL"
-	defaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable"
-	defaultKeyName     = "mithubctl"
-)
+const defaultKeyName = "mithubctl"
 
 // keyCreator creates API keys for a tenant and returns the plaintext key,
 // which is shown once and stored only as a hash.
@@ -23,7 +21,7 @@ type keyCreator interface {
 // migrations, so a key can be made before agent-api first starts; the
 // returned func releases the connection. Tests replace it.
 var openKeyStore = func(ctx context.Context, databaseURL string) (keyCreator, func(), error) {
-	st, err := openMigratedStore(ctx, databaseURL)
+	st, err := cmdline.OpenMigratedStore(ctx, databaseURL)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -32,31 +30,31 @@ var openKeyStore = func(ctx context.Context, databaseURL string) (keyCreator, fu
 
 // apikeyConfig is the parsed apikey create command line.
 type apikeyConfig struct {
-	// DatabaseURL default: $MITHUB_DATABASE_URL, else defaultDatabaseURL.
+	// DatabaseURL default: $MITHUB_DATABASE_URL, else cmdline.DefaultDatabaseURL.
 	DatabaseURL string
 	Tenant      string
 	// KeyName labels the key. Default "mithubctl".
 	KeyName string
 }
 
-func apikeyCommand() command {
-	return command{
-		name:    "apikey",
-		summary: "create an API key for a tenant and print it, or revoke one",
-		usage:   "mithubctl apikey create --tenant NAME [--name KEYNAME] [--database-url URL] | apikey revoke --key KEY",
-		flags: func() *flag.FlagSet {
+func apikeyCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "apikey",
+		Summary: "create an API key for a tenant and print it, or revoke one",
+		Usage:   "mithubctl apikey create --tenant NAME [--name KEYNAME] [--database-url URL] | apikey revoke --key KEY",
+		Flags: func() *flag.FlagSet {
 			var c apikeyConfig
 			return apikeyFlags(&c)
 		},
-		run: runAPIKey,
+		Run: runAPIKey,
 	}
 }
 
 func apikeyFlags(c *apikeyConfig) *flag.FlagSet {
-	fs := newFlagSet("apikey")
+	fs := cmdline.NewFlagSet("apikey")
 	fs.StringVar(&c.Tenant, "tenant", "", "tenant name (required)")
 	fs.StringVar(&c.KeyName, "name", defaultKeyName, "a label for the key")
-	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+envDatabaseURL+" or "+defaultDatabaseURL+")")
+	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+cmdline.EnvDatabaseURL+" or "+cmdline.DefaultDatabaseURL+")")
 	return fs
 }
 
@@ -65,38 +63,38 @@ func parseAPIKey(args []string, getenv func(string) string) (apikeyConfig, error
 	var c apikeyConfig
 	switch {
 	case len(args) == 0:
-		return c, usageErrorf("apikey", "missing subcommand: want 'create' or 'revoke'")
+		return c, cmdline.UsageErrorf("apikey", "missing subcommand: want 'create' or 'revoke'")
 	case args[0] == "-h" || args[0] == "-help" || args[0] == "--help":
-		return c, errHelp
+		return c, cmdline.ErrHelp
 	case args[0] != "create":
-		return c, usageErrorf("apikey", "unknown subcommand %q: want 'create' or 'revoke'", args[0])
+		return c, cmdline.UsageErrorf("apikey", "unknown subcommand %q: want 'create' or 'revoke'", args[0])
 	}
-	if err := parseFlags(apikeyFlags(&c), args[1:]); err != nil {
+	if err := cmdline.ParseFlags(apikeyFlags(&c), args[1:]); err != nil {
 		return c, err
 	}
 	c.Tenant = strings.TrimSpace(c.Tenant)
 	c.KeyName = strings.TrimSpace(c.KeyName)
 	switch {
 	case c.Tenant == "":
-		return c, usageErrorf("apikey", "--tenant is required")
+		return c, cmdline.UsageErrorf("apikey", "--tenant is required")
 	case c.KeyName == "":
-		return c, usageErrorf("apikey", "--name must not be empty")
+		return c, cmdline.UsageErrorf("apikey", "--name must not be empty")
 	}
 	if c.DatabaseURL == "" {
-		c.DatabaseURL = getenv(envDatabaseURL)
+		c.DatabaseURL = getenv(cmdline.EnvDatabaseURL)
 	}
 	if c.DatabaseURL == "" {
-		c.DatabaseURL = defaultDatabaseURL
+		c.DatabaseURL = cmdline.DefaultDatabaseURL
 	}
 	return c, nil
 }
 
 // runAPIKey prints only the new key on stdout.
-func runAPIKey(ctx context.Context, e *env, args []string) error {
+func runAPIKey(ctx context.Context, e *cmdline.Env, args []string) error {
 	if len(args) > 0 && args[0] == "revoke" {
 		return runAPIKeyRevoke(ctx, e, args[1:])
 	}
-	c, err := parseAPIKey(args, e.getenv)
+	c, err := parseAPIKey(args, e.Getenv)
 	if err != nil {
 		return err
 	}
@@ -109,6 +107,6 @@ func runAPIKey(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("create key for tenant %q: %w", c.Tenant, err)
 	}
-	fmt.Fprintln(e.stdout, key)
+	fmt.Fprintln(e.Stdout, key)
 	return nil
 }

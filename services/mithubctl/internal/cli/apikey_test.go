@@ -8,6 +8,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 // fakeKeys records the key it was asked to create.
@@ -63,16 +64,16 @@ func TestAPIKeyCreate(t *testing.T) {
 	}{
 		{
 			name: "defaults", give: []string{"apikey", "create", "--tenant", "acme"},
-			wantURL: defaultDatabaseURL, wantTenant: "acme", wantName: "mithubctl",
+			wantURL: cmdline.DefaultDatabaseURL, wantTenant: "acme", wantName: "mithubctl",
 		},
 		{
 			name: "env", give: []string{"apikey", "create", "--tenant", " acme ", "--name", "ci"},
-			giveEnv: map[string]string{envDatabaseURL: "postgres://env/db"},
+			giveEnv: map[string]string{cmdline.EnvDatabaseURL: "postgres://env/db"},
 			wantURL: "postgres://env/db", wantTenant: "acme", wantName: "ci",
 		},
 		{
 			name: "flag wins", give: []string{"apikey", "create", "--tenant=acme", "--database-url", "postgres://flag/db"},
-			giveEnv: map[string]string{envDatabaseURL: "postgres://env/db"},
+			giveEnv: map[string]string{cmdline.EnvDatabaseURL: "postgres://env/db"},
 			wantURL: "postgres://flag/db", wantTenant: "acme", wantName: "mithubctl",
 		},
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 // keyRevoker revokes API keys.
@@ -17,7 +18,7 @@ type keyRevoker interface {
 
 // openKeyRevoker connects to PostgreSQL; tests replace it.
 var openKeyRevoker = func(ctx context.Context, databaseURL string) (keyRevoker, func(), error) {
-	st, err := openMigratedStore(ctx, databaseURL)
+	st, err := cmdline.OpenMigratedStore(ctx, databaseURL)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -30,28 +31,28 @@ type revokeConfig struct {
 }
 
 func revokeFlags(c *revokeConfig) *flag.FlagSet {
-	fs := newFlagSet("apikey")
+	fs := cmdline.NewFlagSet("apikey")
 	fs.StringVar(&c.Key, "key", "", "the API key to revoke (required)")
-	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+envDatabaseURL+" or "+defaultDatabaseURL+")")
+	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+cmdline.EnvDatabaseURL+" or "+cmdline.DefaultDatabaseURL+")")
 	return fs
 }
 
 // runAPIKeyRevoke handles "apikey revoke --key KEY": the key stops
 // working (agent-api caches keys for at most 30s).
-func runAPIKeyRevoke(ctx context.Context, e *env, args []string) error {
+func runAPIKeyRevoke(ctx context.Context, e *cmdline.Env, args []string) error {
 	var c revokeConfig
-	if err := parseFlags(revokeFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(revokeFlags(&c), args); err != nil {
 		return err
 	}
 	c.Key = strings.TrimSpace(c.Key)
 	if c.Key == "" {
-		return usageErrorf("apikey", "revoke: --key is required")
+		return cmdline.UsageErrorf("apikey", "revoke: --key is required")
 	}
 	if c.DatabaseURL == "" {
-		c.DatabaseURL = e.getenv(envDatabaseURL)
+		c.DatabaseURL = e.Getenv(cmdline.EnvDatabaseURL)
 	}
 	if c.DatabaseURL == "" {
-		c.DatabaseURL = defaultDatabaseURL
+		c.DatabaseURL = cmdline.DefaultDatabaseURL
 	}
 	st, closeStore, err := openKeyRevoker(ctx, c.DatabaseURL)
 	if err != nil {
@@ -64,6 +65,6 @@ func runAPIKeyRevoke(ctx context.Context, e *env, args []string) error {
 		}
 		return fmt.Errorf("revoke key: %w", err)
 	}
-	fmt.Fprintln(e.stdout, "revoked")
+	fmt.Fprintln(e.Stdout, "revoked")
 	return nil
 }

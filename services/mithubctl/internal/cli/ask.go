@@ -9,11 +9,12 @@ import (
 
 	"github.com/mithub/mithub/pkg/apiclient"
 	"github.com/mithub/mithub/pkg/askmode"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 // askConfig is the parsed ask command line.
 type askConfig struct {
-	API       apiConfig
+	API       cmdline.APIConfig
 	MeetingID string
 	ThreadID  string
 	CatchUp   bool
@@ -21,50 +22,50 @@ type askConfig struct {
 	Question  string
 }
 
-func askCommand() command {
-	return command{
-		name:    "ask",
-		summary: "ask a question about a meeting; the answer streams, then its citations",
-		usage:   "mithubctl ask --meeting ID --question Q [--thread T] | ask --meeting ID --catch-up [--since-ms N]",
-		flags: func() *flag.FlagSet {
+func askCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "ask",
+		Summary: "ask a question about a meeting; the answer streams, then its citations",
+		Usage:   "mithubctl ask --meeting ID --question Q [--thread T] | ask --meeting ID --catch-up [--since-ms N]",
+		Flags: func() *flag.FlagSet {
 			var c askConfig
 			return askFlags(&c)
 		},
-		run: runAsk,
+		Run: runAsk,
 	}
 }
 
 func askFlags(c *askConfig) *flag.FlagSet {
-	fs := newFlagSet("ask")
+	fs := cmdline.NewFlagSet("ask")
 	fs.StringVar(&c.MeetingID, "meeting", "", "meeting id (required)")
 	fs.StringVar(&c.Question, "question", "", "the question (Korean or English)")
 	fs.StringVar(&c.ThreadID, "thread", "", "thread id of an earlier answer, for a follow-up")
 	fs.BoolVar(&c.CatchUp, "catch-up", false, "tell what was said since --since-ms instead of answering")
 	fs.Int64Var(&c.SinceMS, "since-ms", -1, "with --catch-up: meeting time the period starts at")
-	c.API.register(fs)
+	c.API.Register(fs)
 	return fs
 }
 
 // parseAsk parses and validates the ask command line.
 func parseAsk(args []string, getenv func(string) string) (askConfig, error) {
 	var c askConfig
-	if err := parseFlags(askFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(askFlags(&c), args); err != nil {
 		return c, err
 	}
 	c.Question = strings.TrimSpace(c.Question)
 	switch {
 	case c.MeetingID == "":
-		return c, usageErrorf("ask", "--meeting is required")
+		return c, cmdline.UsageErrorf("ask", "--meeting is required")
 	case c.Question == "" && !c.CatchUp:
-		return c, usageErrorf("ask", "--question is required (or --catch-up)")
+		return c, cmdline.UsageErrorf("ask", "--question is required (or --catch-up)")
 	case c.SinceMS >= 0 && !c.CatchUp:
-		return c, usageErrorf("ask", "--since-ms goes with --catch-up")
+		return c, cmdline.UsageErrorf("ask", "--since-ms goes with --catch-up")
 	}
-	return c, c.API.resolve("ask", getenv)
+	return c, c.API.Resolve("ask", getenv)
 }
 
-func runAsk(ctx context.Context, e *env, args []string) error {
-	c, err := parseAsk(args, e.getenv)
+func runAsk(ctx context.Context, e *cmdline.Env, args []string) error {
+	c, err := parseAsk(args, e.Getenv)
 	if err != nil {
 		return err
 	}
@@ -75,9 +76,9 @@ func runAsk(ctx context.Context, e *env, args []string) error {
 			req.SinceMS = &c.SinceMS
 		}
 	}
-	res, err := c.API.client(e.stderr).AskStream(ctx, c.MeetingID, req, func(ev apiclient.AskEvent) error {
+	res, err := c.API.Client(e).AskStream(ctx, c.MeetingID, req, func(ev apiclient.AskEvent) error {
 		if ev.Name == apiclient.AskEventToken {
-			_, err := io.WriteString(e.stdout, ev.Token)
+			_, err := io.WriteString(e.Stdout, ev.Token)
 			return err
 		}
 		return nil
@@ -85,7 +86,7 @@ func runAsk(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return printCitations(e.stdout, res)
+	return printCitations(e.Stdout, res)
 }
 
 // printCitations writes the answer's sources and the thread to continue.

@@ -2,9 +2,10 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 // envMap returns a getenv over m.
@@ -21,7 +22,7 @@ func runCLI(t *testing.T, args []string, env map[string]string) (string, string,
 }
 
 func TestParseReplay(t *testing.T) {
-	keyEnv := map[string]string{envAPIKey: "env-key"}
+	keyEnv := map[string]string{cmdline.EnvAPIKey: "env-key"}
 	tests := []struct {
 		name    string
 		give    []string
@@ -33,7 +34,7 @@ func TestParseReplay(t *testing.T) {
 			give:    []string{"--meeting-file", "Bed002.json"},
 			giveEnv: keyEnv,
 			want: replayConfig{
-				API:  apiConfig{URL: defaultAPIURL, Key: "env-key"},
+				API:  cmdline.APIConfig{URL: cmdline.DefaultAPIURL, Key: "env-key"},
 				File: "Bed002.json", Batch: 50, Language: "en",
 			},
 		},
@@ -41,18 +42,18 @@ func TestParseReplay(t *testing.T) {
 			name: "all flags",
 			give: []string{"--meeting-file=a.jsonl", "--rate", "12.5", "--batch", "10", "--meeting", "m-1",
 				"--language", "ko", "--api-url", "http://api:9000", "--api-key", "flag-key"},
-			giveEnv: map[string]string{envAPIURL: "http://env:1", envAPIKey: "env-key"},
+			giveEnv: map[string]string{cmdline.EnvAPIURL: "http://env:1", cmdline.EnvAPIKey: "env-key"},
 			want: replayConfig{
-				API:  apiConfig{URL: "http://api:9000", Key: "flag-key"},
+				API:  cmdline.APIConfig{URL: "http://api:9000", Key: "flag-key"},
 				File: "a.jsonl", Rate: 12.5, Batch: 10, MeetingID: "m-1", Language: "ko",
 			},
 		},
 		{
 			name:    "url from env",
 			give:    []string{"-meeting-file", "a.json"},
-			giveEnv: map[string]string{envAPIURL: "https://mithub.example.com", envAPIKey: "k"},
+			giveEnv: map[string]string{cmdline.EnvAPIURL: "https://mithub.example.com", cmdline.EnvAPIKey: "k"},
 			want: replayConfig{
-				API:  apiConfig{URL: "https://mithub.example.com", Key: "k"},
+				API:  cmdline.APIConfig{URL: "https://mithub.example.com", Key: "k"},
 				File: "a.json", Batch: 50, Language: "en",
 			},
 		},
@@ -71,7 +72,7 @@ func TestParseReplay(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	keyEnv := map[string]string{envAPIKey: "k"}
+	keyEnv := map[string]string{cmdline.EnvAPIKey: "k"}
 	tests := []struct {
 		name    string
 		give    []string
@@ -93,11 +94,8 @@ func TestUsageErrors(t *testing.T) {
 		{name: "apikey without subcommand", give: []string{"apikey"}, wantErr: "apikey: missing subcommand"},
 		{name: "apikey unknown subcommand", give: []string{"apikey", "delete"}, wantErr: `unknown subcommand "delete"`},
 		{name: "apikey without tenant", give: []string{"apikey", "create"}, wantErr: "apikey: --tenant is required"},
-		{name: "help unknown", give: []string{"help", "nope"}, wantErr: `help: unknown command "nope"`},
-		{name: "train-answers without dir", give: []string{"train-answers"}, wantErr: "train-answers: a QMSum directory is required, e.g. ../shared/data/qmsum/train"},
-		{name: "train-decisions flags only", give: []string{"train-decisions", "--out", "x.json"}, wantErr: "train-decisions: a QMSum directory is required"},
-		{name: "train-retrieval bad flag", give: []string{"train-retrieval", "dir", "--speed", "2"}, wantErr: "flag provided but not defined: -speed"},
-		{name: "eval-pr without dir", give: []string{"eval-pr"}, wantErr: "eval-pr: a QMSum directory is required, e.g. ../shared/data/qmsum/val"},
+		{name: "help unknown", give: []string{"help", "nope"}, wantErr: `help: unknown command "nope" (see 'mithubctl help help')`},
+		{name: "lab command", give: []string{"eval"}, wantErr: `unknown command "eval" (see 'mithubctl help')`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,7 +103,7 @@ func TestUsageErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
 			}
-			if code := ExitCode(err); code != 2 {
+			if code := cmdline.ExitCode(err); code != 2 {
 				t.Errorf("exit code = %d, want 2", code)
 			}
 			if stdout != "" {
@@ -142,8 +140,23 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-func TestExitCode(t *testing.T) {
-	if ExitCode(nil) != 0 || ExitCode(usageErrorf("x", "bad")) != 2 || ExitCode(errors.New("boom")) != 1 {
-		t.Errorf("exit codes: nil %d, usage %d, other %d", ExitCode(nil), ExitCode(usageErrorf("x", "bad")), ExitCode(errors.New("boom")))
+// TestHelpListsUserCommands: mithubctl's overview names every user and
+// operator command, and none of mithub-lab's.
+func TestHelpListsUserCommands(t *testing.T) {
+	stdout, _, err := runCLI(t, []string{"help"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"replay", "context", "ask", "pr", "start", "search", "export", "compress", "mcp",
+		"migrate", "apikey", "security-check"} {
+		if !strings.Contains(stdout, "\n    "+name+" ") {
+			t.Errorf("help lacks %s:\n%s", name, stdout)
+		}
+	}
+	for _, name := range []string{"eval", "eval-pr", "train-retrieval", "train-answers", "train-decisions", "bench-ingest",
+		"bench-context", "bench-ask", "bench-memory", "bench-pr", "load", "fake-llm"} {
+		if strings.Contains(stdout, "mithubctl "+name+" ") || strings.Contains(stdout, "\n    "+name+" ") {
+			t.Errorf("help lists the lab command %s:\n%s", name, stdout)
+		}
 	}
 }

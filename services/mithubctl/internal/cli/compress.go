@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 type compressConfig struct {
@@ -23,21 +24,21 @@ type compressConfig struct {
 	Timeout time.Duration
 }
 
-func compressCommand() command {
-	return command{
-		name:    "compress",
-		summary: "compress a conversation to 10% of the model window, with a progress bar",
-		usage:   "mithubctl compress --conversation ID [--inline] [--window N] [--timeout D]",
-		flags: func() *flag.FlagSet {
+func compressCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "compress",
+		Summary: "compress a conversation to 10% of the model window, with a progress bar",
+		Usage:   "mithubctl compress --conversation ID [--inline] [--window N] [--timeout D]",
+		Flags: func() *flag.FlagSet {
 			var c compressConfig
 			return compressFlags(&c)
 		},
-		run: runCompress,
+		Run: runCompress,
 	}
 }
 
 func compressFlags(c *compressConfig) *flag.FlagSet {
-	fs := newFlagSet("compress")
+	fs := cmdline.NewFlagSet("compress")
 	fs.StringVar(&c.ConversationID, "conversation", "", "conversation id (required)")
 	fs.BoolVar(&c.Inline, "inline", false, "summarise in this process instead of queueing memory:* tasks for pr-worker")
 	fs.DurationVar(&c.Timeout, "timeout", time.Hour, "give up waiting after this long (the queued work goes on)")
@@ -47,24 +48,24 @@ func compressFlags(c *compressConfig) *flag.FlagSet {
 
 func parseCompress(args []string, getenv func(string) string) (compressConfig, error) {
 	var c compressConfig
-	if err := parseFlags(compressFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(compressFlags(&c), args); err != nil {
 		return c, err
 	}
 	switch {
 	case c.ConversationID == "":
-		return c, usageErrorf("compress", "--conversation is required")
+		return c, cmdline.UsageErrorf("compress", "--conversation is required")
 	case c.Timeout <= 0:
-		return c, usageErrorf("compress", "--timeout must be positive")
+		return c, cmdline.UsageErrorf("compress", "--timeout must be positive")
 	}
 	return c, c.Memory.resolve("compress", getenv)
 }
 
-func runCompress(ctx context.Context, e *env, args []string) error {
-	c, err := parseCompress(args, e.getenv)
+func runCompress(ctx context.Context, e *cmdline.Env, args []string) error {
+	c, err := parseCompress(args, e.Getenv)
 	if err != nil {
 		return err
 	}
-	m, err := openMemory(ctx, c.Memory, e.getenv, !c.Inline, e.stderr)
+	m, err := openMemory(ctx, c.Memory, e.Getenv, !c.Inline, e.Stderr)
 	if err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func runCompress(ctx context.Context, e *env, args []string) error {
 	defer cancel()
 	start := time.Now()
 	job := memory.Job{TenantID: m.tenantID, ConversationID: c.ConversationID, TargetTokens: m.svc.TargetTokens(c.Memory.Window)}
-	bar := &compressBar{w: e.stderr, tty: isTTY(e.stderr)}
+	bar := &compressBar{w: e.Stderr, tty: isTTY(e.Stderr)}
 	runErr := make(chan error, 1)
 	go func() {
 		_, err := m.svc.Compress(ctx, m.tenantID, c.ConversationID, c.Memory.Window)
@@ -121,11 +122,11 @@ func runCompress(ctx context.Context, e *env, args []string) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "compressed %s: %d turns, %d tokens -> %d tokens (ratio %.4f, target %d) in %s; %d levels, %d summaries\n",
+			fmt.Fprintf(e.Stdout, "compressed %s: %d turns, %d tokens -> %d tokens (ratio %.4f, target %d) in %s; %d levels, %d summaries\n",
 				c.ConversationID, after.Turns, after.RawTokens, after.LiveTokens, after.CompressionRatio, job.TargetTokens,
 				time.Since(start).Round(time.Millisecond), after.Levels, p.UnitsPlanned())
 			if !p.Fits {
-				fmt.Fprintf(e.stdout, "note: the summaries do not fit the target (was %d live tokens); the context keeps the newest part\n", before.LiveTokens)
+				fmt.Fprintf(e.Stdout, "note: the summaries do not fit the target (was %d live tokens); the context keeps the newest part\n", before.LiveTokens)
 			}
 			return nil
 		}

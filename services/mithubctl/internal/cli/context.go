@@ -10,11 +10,12 @@ import (
 	"strings"
 
 	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 // contextConfig is the parsed context command line.
 type contextConfig struct {
-	API       apiConfig
+	API       cmdline.APIConfig
 	MeetingID string
 	// JSON prints the API's document instead of the transcript view.
 	JSON bool
@@ -23,24 +24,24 @@ type contextConfig struct {
 	Conversation conversationContext
 }
 
-func contextCommand() command {
-	return command{
-		name:    "context",
-		summary: "print a meeting's L0 context (recent turns and token totals)",
-		usage:   "mithubctl context --meeting ID [--json] | context --conversation ID [--budget N] [--json]",
-		flags: func() *flag.FlagSet {
+func contextCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "context",
+		Summary: "print a meeting's L0 context (recent turns and token totals)",
+		Usage:   "mithubctl context --meeting ID [--json] | context --conversation ID [--budget N] [--json]",
+		Flags: func() *flag.FlagSet {
 			var c contextConfig
 			return contextFlags(&c)
 		},
-		run: runContext,
+		Run: runContext,
 	}
 }
 
 func contextFlags(c *contextConfig) *flag.FlagSet {
-	fs := newFlagSet("context")
+	fs := cmdline.NewFlagSet("context")
 	fs.StringVar(&c.MeetingID, "meeting", "", "meeting id (required)")
 	fs.BoolVar(&c.JSON, "json", false, "print the raw JSON document")
-	c.API.register(fs)
+	c.API.Register(fs)
 	c.Conversation.register(fs)
 	return fs
 }
@@ -48,27 +49,27 @@ func contextFlags(c *contextConfig) *flag.FlagSet {
 // parseContext parses and validates the context command line.
 func parseContext(args []string, getenv func(string) string) (contextConfig, error) {
 	var c contextConfig
-	if err := parseFlags(contextFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(contextFlags(&c), args); err != nil {
 		return c, err
 	}
 	if c.Conversation.ID != "" {
 		return c, c.Conversation.resolve(c.MeetingID, c.API.Key, getenv)
 	}
 	if c.MeetingID == "" {
-		return c, usageErrorf("context", "--meeting is required (or --conversation for a memory conversation)")
+		return c, cmdline.UsageErrorf("context", "--meeting is required (or --conversation for a memory conversation)")
 	}
-	return c, c.API.resolve("context", getenv)
+	return c, c.API.Resolve("context", getenv)
 }
 
-func runContext(ctx context.Context, e *env, args []string) error {
-	c, err := parseContext(args, e.getenv)
+func runContext(ctx context.Context, e *cmdline.Env, args []string) error {
+	c, err := parseContext(args, e.Getenv)
 	if err != nil {
 		return err
 	}
 	if c.Conversation.ID != "" {
 		return runConversationContext(ctx, e, c.Conversation, c.JSON)
 	}
-	client := c.API.client(e.stderr)
+	client := c.API.Client(e)
 	if c.JSON {
 		raw, err := client.ContextRaw(ctx, c.MeetingID)
 		if err != nil {
@@ -79,14 +80,14 @@ func runContext(ctx context.Context, e *env, args []string) error {
 			return fmt.Errorf("format context: %w", err)
 		}
 		buf.WriteByte('\n')
-		_, err = e.stdout.Write(buf.Bytes())
+		_, err = e.Stdout.Write(buf.Bytes())
 		return err
 	}
 	mc, err := client.ContextWaited(ctx, c.MeetingID)
 	if err != nil {
 		return err
 	}
-	return printContext(e.stdout, mc)
+	return printContext(e.Stdout, mc)
 }
 
 // printContext writes one "[mm:ss] Speaker: text" line per L0 turn, then the

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 func TestPrintContext(t *testing.T) {
@@ -74,7 +75,7 @@ func TestContextCommand(t *testing.T) {
 		io.WriteString(w, contextDoc)
 	}))
 	t.Cleanup(srv.Close)
-	env := map[string]string{envAPIURL: srv.URL, envAPIKey: "env-key"}
+	env := map[string]string{cmdline.EnvAPIURL: srv.URL, cmdline.EnvAPIKey: "env-key"}
 
 	stdout, _, err := runCLI(t, []string{"context", "--meeting", "m-1"}, env)
 	if err != nil {
@@ -102,7 +103,7 @@ func TestContextCommandAPIError(t *testing.T) {
 	t.Cleanup(srv.Close)
 
 	_, _, err := runCLI(t, []string{"context", "--meeting", "nope", "--api-url", srv.URL, "--api-key", "k"}, nil)
-	if err == nil || !strings.Contains(err.Error(), "meeting_not_found") || ExitCode(err) != 1 {
-		t.Errorf("err = %v (exit %d), want a not-found API error with exit 1", err, ExitCode(err))
+	if err == nil || !strings.Contains(err.Error(), "meeting_not_found") || cmdline.ExitCode(err) != 1 {
+		t.Errorf("err = %v (exit %d), want a not-found API error with exit 1", err, cmdline.ExitCode(err))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 // conversationContext is "context --conversation ID": a long-term memory
@@ -24,24 +25,24 @@ type conversationContext struct {
 func (c *conversationContext) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.ID, "conversation", "", "print this memory conversation's compressed context instead of a meeting's")
 	fs.IntVar(&c.Budget, "budget", 0, "with --conversation: context size in tokens (default 10% of the window)")
-	fs.StringVar(&c.Memory.DatabaseURL, "database-url", "", "with --conversation: PostgreSQL URL (default $"+envDatabaseURL+")")
+	fs.StringVar(&c.Memory.DatabaseURL, "database-url", "", "with --conversation: PostgreSQL URL (default $"+cmdline.EnvDatabaseURL+")")
 	fs.StringVar(&c.Memory.Tenant, "tenant", "", "with --conversation: tenant name instead of an API key")
 	fs.IntVar(&c.Memory.Window, "window", 0, "with --conversation: model context window in tokens")
 }
 
 func (c *conversationContext) resolve(meetingID, apiKey string, getenv func(string) string) error {
 	if meetingID != "" {
-		return usageErrorf("context", "--meeting and --conversation exclude each other")
+		return cmdline.UsageErrorf("context", "--meeting and --conversation exclude each other")
 	}
 	if c.Budget < 0 {
-		return usageErrorf("context", "--budget must not be negative")
+		return cmdline.UsageErrorf("context", "--budget must not be negative")
 	}
 	c.Memory.APIKey = apiKey
 	return c.Memory.resolve("context", getenv)
 }
 
-func runConversationContext(ctx context.Context, e *env, c conversationContext, asJSON bool) error {
-	m, err := openMemory(ctx, c.Memory, e.getenv, false, e.stderr)
+func runConversationContext(ctx context.Context, e *cmdline.Env, c conversationContext, asJSON bool) error {
+	m, err := openMemory(ctx, c.Memory, e.Getenv, false, e.Stderr)
 	if err != nil {
 		return err
 	}
@@ -55,11 +56,11 @@ func runConversationContext(ctx context.Context, e *env, c conversationContext, 
 		return memoryError("context", err)
 	}
 	if asJSON {
-		enc := json.NewEncoder(e.stdout)
+		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(doc)
 	}
-	return printConversationContext(e.stdout, doc)
+	return printConversationContext(e.Stdout, doc)
 }
 
 func printConversationContext(w io.Writer, doc memory.Context) error {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 type exportConfig struct {
@@ -16,21 +18,21 @@ type exportConfig struct {
 	Out            string
 }
 
-func exportCommand() command {
-	return command{
-		name:    "export",
-		summary: "export a conversation (turns and every summary) as markdown or JSON",
-		usage:   "mithubctl export --conversation ID [--format markdown|json] [--out FILE]",
-		flags: func() *flag.FlagSet {
+func exportCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "export",
+		Summary: "export a conversation (turns and every summary) as markdown or JSON",
+		Usage:   "mithubctl export --conversation ID [--format markdown|json] [--out FILE]",
+		Flags: func() *flag.FlagSet {
 			var c exportConfig
 			return exportFlags(&c)
 		},
-		run: runExport,
+		Run: runExport,
 	}
 }
 
 func exportFlags(c *exportConfig) *flag.FlagSet {
-	fs := newFlagSet("export")
+	fs := cmdline.NewFlagSet("export")
 	fs.StringVar(&c.ConversationID, "conversation", "", "conversation id (required)")
 	fs.StringVar(&c.Format, "format", "markdown", "markdown or json")
 	fs.StringVar(&c.Out, "out", "", "write to this file instead of stdout")
@@ -40,24 +42,24 @@ func exportFlags(c *exportConfig) *flag.FlagSet {
 
 func parseExport(args []string, getenv func(string) string) (exportConfig, error) {
 	var c exportConfig
-	if err := parseFlags(exportFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(exportFlags(&c), args); err != nil {
 		return c, err
 	}
 	switch {
 	case c.ConversationID == "":
-		return c, usageErrorf("export", "--conversation is required")
+		return c, cmdline.UsageErrorf("export", "--conversation is required")
 	case c.Format != "markdown" && c.Format != "md" && c.Format != "json":
-		return c, usageErrorf("export", "--format must be markdown or json, got %q", c.Format)
+		return c, cmdline.UsageErrorf("export", "--format must be markdown or json, got %q", c.Format)
 	}
 	return c, c.Memory.resolve("export", getenv)
 }
 
-func runExport(ctx context.Context, e *env, args []string) error {
-	c, err := parseExport(args, e.getenv)
+func runExport(ctx context.Context, e *cmdline.Env, args []string) error {
+	c, err := parseExport(args, e.Getenv)
 	if err != nil {
 		return err
 	}
-	m, err := openMemory(ctx, c.Memory, e.getenv, false, e.stderr)
+	m, err := openMemory(ctx, c.Memory, e.Getenv, false, e.Stderr)
 	if err != nil {
 		return err
 	}
@@ -66,7 +68,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return memoryError("export", err)
 	}
-	var w io.Writer = e.stdout
+	var w io.Writer = e.Stdout
 	if c.Out != "" {
 		f, err := os.Create(c.Out)
 		if err != nil {
@@ -82,7 +84,7 @@ func runExport(ctx context.Context, e *env, args []string) error {
 	}
 	_, err = io.WriteString(w, x.Markdown())
 	if err == nil && c.Out != "" {
-		fmt.Fprintf(e.stderr, "wrote %s\n", c.Out)
+		fmt.Fprintf(e.Stderr, "wrote %s\n", c.Out)
 	}
 	return err
 }

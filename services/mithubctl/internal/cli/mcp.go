@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mithub/mithub/pkg/mcpserver"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 type mcpConfig struct {
@@ -20,54 +21,54 @@ type mcpConfig struct {
 	Queue bool
 }
 
-func mcpCommand() command {
-	return command{
-		name:    "mcp",
-		summary: "serve the MCP tools (memory_*, meeting_*) over stdio for a coding or chat agent",
-		usage:   "mithubctl mcp [--conversation ID] [--queue] [--api-key KEY] [--api-url URL]",
-		flags: func() *flag.FlagSet {
+func mcpCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "mcp",
+		Summary: "serve the MCP tools (memory_*, meeting_*) over stdio for a coding or chat agent",
+		Usage:   "mithubctl mcp [--conversation ID] [--queue] [--api-key KEY] [--api-url URL]",
+		Flags: func() *flag.FlagSet {
 			var c mcpConfig
 			return mcpFlags(&c)
 		},
-		run: runMCP,
+		Run: runMCP,
 	}
 }
 
 func mcpFlags(c *mcpConfig) *flag.FlagSet {
-	fs := newFlagSet("mcp")
+	fs := cmdline.NewFlagSet("mcp")
 	fs.StringVar(&c.ConversationID, "conversation", "", "current conversation at start (default: the most recent, or a new one)")
 	fs.BoolVar(&c.Queue, "queue", false, "queue compressions as memory:* tasks for pr-worker instead of summarising here")
-	fs.StringVar(&c.APIURL, "api-url", "", "agent-api base URL for the meeting tools (default $"+envAPIURL+" or "+defaultAPIURL+")")
+	fs.StringVar(&c.APIURL, "api-url", "", "agent-api base URL for the meeting tools (default $"+cmdline.EnvAPIURL+" or "+cmdline.DefaultAPIURL+")")
 	c.Memory.register(fs)
 	return fs
 }
 
 func parseMCP(args []string, getenv func(string) string) (mcpConfig, error) {
 	var c mcpConfig
-	if err := parseFlags(mcpFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(mcpFlags(&c), args); err != nil {
 		return c, err
 	}
 	if c.APIURL == "" {
-		c.APIURL = getenv(envAPIURL)
+		c.APIURL = getenv(cmdline.EnvAPIURL)
 	}
 	if c.APIURL == "" {
-		c.APIURL = defaultAPIURL
+		c.APIURL = cmdline.DefaultAPIURL
 	}
 	u, err := url.Parse(c.APIURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return c, usageErrorf("mcp", "API URL %q: want http(s)://host[:port]", c.APIURL)
+		return c, cmdline.UsageErrorf("mcp", "API URL %q: want http(s)://host[:port]", c.APIURL)
 	}
 	return c, c.Memory.resolve("mcp", getenv)
 }
 
 // runMCP serves MCP on stdin/stdout until the client disconnects or ctx
 // ends. Diagnostics go to stderr; stdout carries only the protocol.
-func runMCP(ctx context.Context, e *env, args []string) error {
-	c, err := parseMCP(args, e.getenv)
+func runMCP(ctx context.Context, e *cmdline.Env, args []string) error {
+	c, err := parseMCP(args, e.Getenv)
 	if err != nil {
 		return err
 	}
-	m, err := openMemory(ctx, c.Memory, e.getenv, c.Queue, e.stderr)
+	m, err := openMemory(ctx, c.Memory, e.Getenv, c.Queue, e.Stderr)
 	if err != nil {
 		return err
 	}
@@ -76,7 +77,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	if key := strings.TrimSpace(c.Memory.APIKey); key != "" {
 		// The meeting tools need agent-api and a key; with --tenant alone
 		// they answer that they are not available.
-		opts.Meetings = apiConfig{URL: c.APIURL, Key: key}.client(e.stderr)
+		opts.Meetings = mcpMeetingsClient(e, cmdline.APIConfig{URL: c.APIURL, Key: key})
 	}
 	if c.ConversationID != "" {
 		if _, err := m.svc.Get(ctx, m.tenantID, c.ConversationID); err != nil {

@@ -17,11 +17,7 @@ import (
 	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
-)
-
-const (
-	envRedisURL     = "MITHUB_REDIS_URL"
-	defaultRedisURL = "redis://127.0.0.1:6379/0"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 // memoryFlags say where the memory lives and whose it is. The tenant is
@@ -37,34 +33,34 @@ type memoryFlags struct {
 }
 
 func (m *memoryFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&m.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+envDatabaseURL+" or "+defaultDatabaseURL+")")
-	fs.StringVar(&m.APIKey, "api-key", "", "API key whose tenant owns the memory (default $"+envAPIKey+")")
+	fs.StringVar(&m.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+cmdline.EnvDatabaseURL+" or "+cmdline.DefaultDatabaseURL+")")
+	fs.StringVar(&m.APIKey, "api-key", "", "API key whose tenant owns the memory (default $"+cmdline.EnvAPIKey+")")
 	fs.StringVar(&m.Tenant, "tenant", "", "tenant name, instead of an API key")
-	fs.StringVar(&m.RedisURL, "redis-url", "", "Redis URL for the task queue (default $"+envRedisURL+" or "+defaultRedisURL+")")
+	fs.StringVar(&m.RedisURL, "redis-url", "", "Redis URL for the task queue (default $"+cmdline.EnvRedisURL+" or "+cmdline.DefaultRedisURL+")")
 	fs.IntVar(&m.Window, "window", 0, "model context window in tokens (default $MITHUB_LLM_CONTEXT_WINDOW or the model's)")
 }
 
 func (m *memoryFlags) resolve(command string, getenv func(string) string) error {
 	if m.DatabaseURL == "" {
-		m.DatabaseURL = getenv(envDatabaseURL)
+		m.DatabaseURL = getenv(cmdline.EnvDatabaseURL)
 	}
 	if m.DatabaseURL == "" {
-		m.DatabaseURL = defaultDatabaseURL
+		m.DatabaseURL = cmdline.DefaultDatabaseURL
 	}
 	if m.RedisURL == "" {
-		m.RedisURL = getenv(envRedisURL)
+		m.RedisURL = getenv(cmdline.EnvRedisURL)
 	}
 	if m.RedisURL == "" {
-		m.RedisURL = defaultRedisURL
+		m.RedisURL = cmdline.DefaultRedisURL
 	}
 	if m.APIKey == "" && m.Tenant == "" {
-		m.APIKey = getenv(envAPIKey)
+		m.APIKey = getenv(cmdline.EnvAPIKey)
 	}
 	if strings.TrimSpace(m.APIKey) == "" && strings.TrimSpace(m.Tenant) == "" {
-		return usageErrorf(command, "no tenant: set %s, pass --api-key or --tenant", envAPIKey)
+		return cmdline.UsageErrorf(command, "no tenant: set %s, pass --api-key or --tenant", cmdline.EnvAPIKey)
 	}
 	if m.Window < 0 {
-		return usageErrorf(command, "--window must not be negative")
+		return cmdline.UsageErrorf(command, "--window must not be negative")
 	}
 	return nil
 }
@@ -154,7 +150,7 @@ func openMemory(ctx context.Context, f memoryFlags, getenv func(string) string, 
 	if err != nil {
 		return nil, err
 	}
-	st, err := openMigratedStore(ctx, f.DatabaseURL)
+	st, err := cmdline.OpenMigratedStore(ctx, f.DatabaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
@@ -179,12 +175,12 @@ func openMemory(ctx context.Context, f memoryFlags, getenv func(string) string, 
 		opt, err := asynq.ParseRedisURI(f.RedisURL)
 		if err != nil {
 			m.Close()
-			return nil, fmt.Errorf("%s is not a valid redis URL", envRedisURL)
+			return nil, fmt.Errorf("%s is not a valid redis URL", cmdline.EnvRedisURL)
 		}
 		rc, ok := opt.MakeRedisClient().(redis.UniversalClient)
 		if !ok {
 			m.Close()
-			return nil, fmt.Errorf("%s: unsupported connection type", envRedisURL)
+			return nil, fmt.Errorf("%s: unsupported connection type", cmdline.EnvRedisURL)
 		}
 		m.redis = rc
 		m.queue = memory.NewQueue(m.eng, asynq.NewClientFromRedisClient(rc), rc, memory.QueueOptions{},
@@ -198,7 +194,7 @@ func openMemory(ctx context.Context, f memoryFlags, getenv func(string) string, 
 // memoryError turns memory's input errors into usage errors.
 func memoryError(command string, err error) error {
 	if errors.Is(err, memory.ErrInvalid) {
-		return usageErrorf(command, "%v", err)
+		return cmdline.UsageErrorf(command, "%v", err)
 	}
 	return err
 }

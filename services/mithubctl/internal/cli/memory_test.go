@@ -11,6 +11,7 @@ import (
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/store/storetest"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 func TestMemoryCommands(t *testing.T) {
@@ -21,7 +22,7 @@ func TestMemoryCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := strings.TrimSpace(out)
-	env := map[string]string{envDatabaseURL: dbURL, envAPIKey: key, "MITHUB_LLM_CONTEXT_WINDOW": "8192"}
+	env := map[string]string{cmdline.EnvDatabaseURL: dbURL, cmdline.EnvAPIKey: key, "MITHUB_LLM_CONTEXT_WINDOW": "8192"}
 
 	out, _, err = runCLI(t, []string{"start", "--title", "설계 리뷰"}, env)
 	if err != nil {
@@ -118,7 +119,7 @@ func TestMemoryCommands(t *testing.T) {
 }
 
 func TestMemoryCommandUsageErrors(t *testing.T) {
-	env := map[string]string{envAPIKey: "k"}
+	env := map[string]string{cmdline.EnvAPIKey: "k"}
 	tests := []struct {
 		name    string
 		give    []string
@@ -131,12 +132,11 @@ func TestMemoryCommandUsageErrors(t *testing.T) {
 		{"start both", []string{"start", "--title", "t", "--meeting", "m"}, "exclude each other"},
 		{"context both", []string{"context", "--conversation", "c", "--meeting", "m"}, "exclude each other"},
 		{"revoke without key", []string{"apikey", "revoke"}, "--key is required"},
-		{"bench sizes", []string{"bench-memory", "--sizes", "abc"}, "is not a token count"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := runCLI(t, tt.give, env)
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || ExitCode(err) != 2 {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || cmdline.ExitCode(err) != 2 {
 				t.Errorf("err = %v, want a usage error containing %q", err, tt.wantErr)
 			}
 		})

@@ -6,54 +6,39 @@ import (
 	"fmt"
 
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
-// openMigratedStore connects to PostgreSQL and applies pending migrations.
-func openMigratedStore(ctx context.Context, databaseURL string) (*store.Store, error) {
-	// mithubctl holds the database URL, so it can read every tenant
-	// anyway: it resolves dev keys too (mithubctl memory --api-key dev-key
-	// against a dev database). Network-facing services refuse them in prod.
-	st, err := store.Open(ctx, databaseURL, store.Options{MaxConns: 2, AcceptDevKeys: true})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := st.Migrate(ctx); err != nil {
-		st.Close()
-		return nil, err
-	}
-	return st, nil
-}
-
-func migrateCommand() command {
-	return command{
-		name:    "migrate",
-		summary: "apply the database migrations",
-		usage:   "mithubctl migrate [--database-url URL]",
-		flags: func() *flag.FlagSet {
+func migrateCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "migrate",
+		Summary: "apply the database migrations",
+		Usage:   "mithubctl migrate [--database-url URL]",
+		Flags: func() *flag.FlagSet {
 			var url string
 			return migrateFlags(&url)
 		},
-		run: runMigrate,
+		Run: runMigrate,
 	}
 }
 
 func migrateFlags(url *string) *flag.FlagSet {
-	fs := newFlagSet("migrate")
-	fs.StringVar(url, "database-url", "", "PostgreSQL URL (default $"+envDatabaseURL+" or "+defaultDatabaseURL+")")
+	fs := cmdline.NewFlagSet("migrate")
+	fs.StringVar(url, "database-url", "", "PostgreSQL URL (default $"+cmdline.EnvDatabaseURL+" or "+cmdline.DefaultDatabaseURL+")")
 	return fs
 }
 
 // runMigrate applies pending migrations and says which ones ran.
-func runMigrate(ctx context.Context, e *env, args []string) error {
+func runMigrate(ctx context.Context, e *cmdline.Env, args []string) error {
 	var url string
-	if err := parseFlags(migrateFlags(&url), args); err != nil {
+	if err := cmdline.ParseFlags(migrateFlags(&url), args); err != nil {
 		return err
 	}
 	if url == "" {
-		url = e.getenv(envDatabaseURL)
+		url = e.Getenv(cmdline.EnvDatabaseURL)
 	}
 	if url == "" {
-		url = defaultDatabaseURL
+		url = cmdline.DefaultDatabaseURL
 	}
 	st, err := store.Open(ctx, url, store.Options{MaxConns: 2})
 	if err != nil {
@@ -65,9 +50,9 @@ func runMigrate(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if len(ran) == 0 {
-		fmt.Fprintln(e.stdout, "database is up to date")
+		fmt.Fprintln(e.Stdout, "database is up to date")
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "applied migrations %v\n", ran)
+	fmt.Fprintf(e.Stdout, "applied migrations %v\n", ran)
 	return nil
 }

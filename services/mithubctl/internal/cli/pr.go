@@ -8,64 +8,65 @@ import (
 	"time"
 
 	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 // prConfig is the parsed pr command line.
 type prConfig struct {
-	API       apiConfig
+	API       cmdline.APIConfig
 	MeetingID string
 	Wait      time.Duration
 }
 
-func prCommand() command {
-	return command{
-		name:    "pr",
-		summary: "generate a meeting's PR (agenda, decisions, action items), wait for pr-worker and print it",
-		usage:   "mithubctl pr --meeting ID [--wait 2m]",
-		flags: func() *flag.FlagSet {
+func prCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "pr",
+		Summary: "generate a meeting's PR (agenda, decisions, action items), wait for pr-worker and print it",
+		Usage:   "mithubctl pr --meeting ID [--wait 2m]",
+		Flags: func() *flag.FlagSet {
 			var c prConfig
 			return prFlags(&c)
 		},
-		run: runPR,
+		Run: runPR,
 	}
 }
 
 func prFlags(c *prConfig) *flag.FlagSet {
-	fs := newFlagSet("pr")
+	fs := cmdline.NewFlagSet("pr")
 	fs.StringVar(&c.MeetingID, "meeting", "", "meeting id (required)")
 	fs.DurationVar(&c.Wait, "wait", 2*time.Minute, "how long to wait for pr-worker")
-	c.API.register(fs)
+	c.API.Register(fs)
 	return fs
 }
 
 func parsePR(args []string, getenv func(string) string) (prConfig, error) {
 	var c prConfig
-	if err := parseFlags(prFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(prFlags(&c), args); err != nil {
 		return c, err
 	}
 	if c.MeetingID == "" {
-		return c, usageErrorf("pr", "--meeting is required")
+		return c, cmdline.UsageErrorf("pr", "--meeting is required")
 	}
 	if c.Wait <= 0 {
-		return c, usageErrorf("pr", "--wait must be positive")
+		return c, cmdline.UsageErrorf("pr", "--wait must be positive")
 	}
-	return c, c.API.resolve("pr", getenv)
+	return c, c.API.Resolve("pr", getenv)
 }
 
 // prPoll is how often the PR's status is read while waiting.
 const prPoll = 250 * time.Millisecond
 
-func runPR(ctx context.Context, e *env, args []string) error {
-	c, err := parsePR(args, e.getenv)
+func runPR(ctx context.Context, e *cmdline.Env, args []string) error {
+	c, err := parsePR(args, e.Getenv)
 	if err != nil {
 		return err
 	}
-	client := c.API.client(e.stderr)
+	client := c.API.Client(e)
 	ref, err := client.GeneratePR(ctx, c.MeetingID, true)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "PR %s %s; waiting for pr-worker\n", ref.PRID, ref.Status)
+	fmt.Fprintf(e.Stderr, "PR %s %s; waiting for pr-worker\n", ref.PRID, ref.Status)
 	ctx, cancel := context.WithTimeout(ctx, c.Wait)
 	defer cancel()
 	tick := time.NewTicker(prPoll)
@@ -76,7 +77,7 @@ func runPR(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		if pr.Done() {
-			return printPR(e.stdout, pr)
+			return printPR(e.Stdout, pr)
 		}
 		select {
 		case <-ctx.Done():

@@ -7,12 +7,13 @@ import (
 	"math"
 
 	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 	"github.com/mithub/mithub/services/mithubctl/internal/replay"
 )
 
 // replayConfig is the parsed replay command line.
 type replayConfig struct {
-	API  apiConfig
+	API  cmdline.APIConfig
 	File string
 	// Rate in utterances per second. Default 0: unthrottled.
 	Rate float64
@@ -24,62 +25,62 @@ type replayConfig struct {
 	Language string
 }
 
-func replayCommand() command {
-	return command{
-		name:    "replay",
-		summary: "stream a QMSum meeting (.json) or utterances (.jsonl) into agent-api and print the meeting id",
-		usage:   "mithubctl replay --meeting-file F [--rate N] [--batch N] [--meeting ID] [--language L]",
-		flags: func() *flag.FlagSet {
+func replayCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "replay",
+		Summary: "stream a QMSum meeting (.json) or utterances (.jsonl) into agent-api and print the meeting id",
+		Usage:   "mithubctl replay --meeting-file F [--rate N] [--batch N] [--meeting ID] [--language L]",
+		Flags: func() *flag.FlagSet {
 			var c replayConfig
 			return replayFlags(&c)
 		},
-		run: runReplay,
+		Run: runReplay,
 	}
 }
 
 func replayFlags(c *replayConfig) *flag.FlagSet {
-	fs := newFlagSet("replay")
+	fs := cmdline.NewFlagSet("replay")
 	fs.StringVar(&c.File, "meeting-file", "", "meeting to replay: QMSum .json or .jsonl (required)")
 	fs.Float64Var(&c.Rate, "rate", 0, "utterances per second; 0 sends as fast as the API accepts")
 	fs.IntVar(&c.Batch, "batch", replay.DefaultBatch, fmt.Sprintf("utterances per request (1-%d)", apiclient.MaxUtterancesPerRequest))
 	fs.StringVar(&c.MeetingID, "meeting", "", "resume into this existing meeting instead of creating one")
 	fs.StringVar(&c.Language, "language", "en", "language of a created meeting")
-	c.API.register(fs)
+	c.API.Register(fs)
 	return fs
 }
 
 // parseReplay parses and validates the replay command line.
 func parseReplay(args []string, getenv func(string) string) (replayConfig, error) {
 	var c replayConfig
-	if err := parseFlags(replayFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(replayFlags(&c), args); err != nil {
 		return c, err
 	}
 	switch {
 	case c.File == "":
-		return c, usageErrorf("replay", "--meeting-file is required")
+		return c, cmdline.UsageErrorf("replay", "--meeting-file is required")
 	case c.Rate < 0 || math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0):
-		return c, usageErrorf("replay", "--rate %v: want a number >= 0", c.Rate)
+		return c, cmdline.UsageErrorf("replay", "--rate %v: want a number >= 0", c.Rate)
 	case c.Batch < 1 || c.Batch > apiclient.MaxUtterancesPerRequest:
-		return c, usageErrorf("replay", "--batch %d: want 1 to %d", c.Batch, apiclient.MaxUtterancesPerRequest)
+		return c, cmdline.UsageErrorf("replay", "--batch %d: want 1 to %d", c.Batch, apiclient.MaxUtterancesPerRequest)
 	case c.Language == "":
-		return c, usageErrorf("replay", "--language must not be empty")
+		return c, cmdline.UsageErrorf("replay", "--language must not be empty")
 	}
-	return c, c.API.resolve("replay", getenv)
+	return c, c.API.Resolve("replay", getenv)
 }
 
 // runReplay prints only the meeting id on stdout; progress goes to stderr.
-func runReplay(ctx context.Context, e *env, args []string) error {
-	c, err := parseReplay(args, e.getenv)
+func runReplay(ctx context.Context, e *cmdline.Env, args []string) error {
+	c, err := parseReplay(args, e.Getenv)
 	if err != nil {
 		return err
 	}
-	id, err := replay.Run(ctx, c.API.client(e.stderr), replay.Options{
+	id, err := replay.Run(ctx, c.API.Client(e), replay.Options{
 		File:      c.File,
 		Rate:      c.Rate,
 		Batch:     c.Batch,
 		MeetingID: c.MeetingID,
 		Language:  c.Language,
-		Progress:  e.stderr,
+		Progress:  e.Stderr,
 	})
 	if err != nil {
 		if id != "" {
@@ -87,6 +88,6 @@ func runReplay(ctx context.Context, e *env, args []string) error {
 		}
 		return err
 	}
-	fmt.Fprintln(e.stdout, id)
+	fmt.Fprintln(e.Stdout, id)
 	return nil
 }

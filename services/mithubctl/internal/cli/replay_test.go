@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 func TestReplayCommand(t *testing.T) {
@@ -38,7 +40,7 @@ func TestReplayCommand(t *testing.T) {
 	}
 
 	stdout, stderr, err := runCLI(t, []string{"replay", "--meeting-file", path, "--batch", "3"},
-		map[string]string{envAPIURL: srv.URL, envAPIKey: "k"})
+		map[string]string{cmdline.EnvAPIURL: srv.URL, cmdline.EnvAPIKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}

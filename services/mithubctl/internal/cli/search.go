@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 type searchConfig struct {
@@ -16,21 +18,21 @@ type searchConfig struct {
 	JSON           bool
 }
 
-func searchCommand() command {
-	return command{
-		name:    "search",
-		summary: "search long-term memory (turns and summaries) by words",
-		usage:   "mithubctl search --query Q [--conversation ID] [--k N] [--json]",
-		flags: func() *flag.FlagSet {
+func searchCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "search",
+		Summary: "search long-term memory (turns and summaries) by words",
+		Usage:   "mithubctl search --query Q [--conversation ID] [--k N] [--json]",
+		Flags: func() *flag.FlagSet {
 			var c searchConfig
 			return searchFlags(&c)
 		},
-		run: runSearch,
+		Run: runSearch,
 	}
 }
 
 func searchFlags(c *searchConfig) *flag.FlagSet {
-	fs := newFlagSet("search")
+	fs := cmdline.NewFlagSet("search")
 	fs.StringVar(&c.Query, "query", "", "words to look for (required)")
 	fs.StringVar(&c.ConversationID, "conversation", "", "search one conversation (default: all)")
 	fs.IntVar(&c.K, "k", 10, "number of results (1-100)")
@@ -41,24 +43,24 @@ func searchFlags(c *searchConfig) *flag.FlagSet {
 
 func parseSearch(args []string, getenv func(string) string) (searchConfig, error) {
 	var c searchConfig
-	if err := parseFlags(searchFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(searchFlags(&c), args); err != nil {
 		return c, err
 	}
 	switch {
 	case strings.TrimSpace(c.Query) == "":
-		return c, usageErrorf("search", "--query is required")
+		return c, cmdline.UsageErrorf("search", "--query is required")
 	case c.K < 1 || c.K > 100:
-		return c, usageErrorf("search", "--k must be from 1 to 100")
+		return c, cmdline.UsageErrorf("search", "--k must be from 1 to 100")
 	}
 	return c, c.Memory.resolve("search", getenv)
 }
 
-func runSearch(ctx context.Context, e *env, args []string) error {
-	c, err := parseSearch(args, e.getenv)
+func runSearch(ctx context.Context, e *cmdline.Env, args []string) error {
+	c, err := parseSearch(args, e.Getenv)
 	if err != nil {
 		return err
 	}
-	m, err := openMemory(ctx, c.Memory, e.getenv, false, e.stderr)
+	m, err := openMemory(ctx, c.Memory, e.Getenv, false, e.Stderr)
 	if err != nil {
 		return err
 	}
@@ -68,12 +70,12 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return memoryError("search", err)
 	}
 	if c.JSON {
-		enc := json.NewEncoder(e.stdout)
+		enc := json.NewEncoder(e.Stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"query": c.Query, "hits": hits})
 	}
 	if len(hits) == 0 {
-		fmt.Fprintln(e.stdout, "no matches")
+		fmt.Fprintln(e.Stdout, "no matches")
 		return nil
 	}
 	for _, h := range hits {
@@ -85,7 +87,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		if h.Speaker != "" {
 			who = h.Speaker + ": "
 		}
-		fmt.Fprintf(e.stdout, "%.3f  %s  %s  %s%s\n", h.Score, h.ConversationID[:8], where, who, oneLine(h.Text))
+		fmt.Fprintf(e.Stdout, "%.3f  %s  %s  %s%s\n", h.Score, h.ConversationID[:8], where, who, oneLine(h.Text))
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 	"github.com/mithub/mithub/services/mithubctl/internal/secprobe"
 )
 
@@ -24,9 +25,9 @@ type securityCheckConfig struct {
 }
 
 func securityCheckFlags(c *securityCheckConfig) *flag.FlagSet {
-	fs := newFlagSet("security-check")
-	fs.StringVar(&c.APIURL, "api-url", "", "prod agent-api base URL, loopback only (default $"+envAPIURL+" or "+defaultAPIURL+")")
-	fs.StringVar(&c.DatabaseURL, "database-url", "", "agent-api's PostgreSQL URL (default $"+envDatabaseURL+" or "+defaultDatabaseURL+")")
+	fs := cmdline.NewFlagSet("security-check")
+	fs.StringVar(&c.APIURL, "api-url", "", "prod agent-api base URL, loopback only (default $"+cmdline.EnvAPIURL+" or "+cmdline.DefaultAPIURL+")")
+	fs.StringVar(&c.DatabaseURL, "database-url", "", "agent-api's PostgreSQL URL (default $"+cmdline.EnvDatabaseURL+" or "+cmdline.DefaultDatabaseURL+")")
 	fs.StringVar(&c.RealtimeURL, "realtime-url", "", "realtime-worker base URL for the webhook checks (row 8; empty: not run)")
 	fs.StringVar(&c.LiveKitKey, "livekit-key", "", "the LiveKit API key realtime-worker was started with")
 	fs.StringVar(&c.LiveKitSecret, "livekit-secret", "", "the LiveKit API secret realtime-worker was started with")
@@ -41,35 +42,35 @@ func securityCheckFlags(c *securityCheckConfig) *flag.FlagSet {
 	return fs
 }
 
-func securityCheckCommand() command {
-	return command{
-		name:    "security-check",
-		summary: "re-run nine attacks (docs/security.md) against a running loopback deployment; print a Markdown table",
-		usage:   "mithubctl security-check [--api-url URL] [--realtime-url URL] [--pr-worker-pid PID] [--rows 1,3]",
-		flags:   func() *flag.FlagSet { return securityCheckFlags(&securityCheckConfig{}) },
-		run:     runSecurityCheck,
+func securityCheckCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "security-check",
+		Summary: "re-run nine attacks (docs/security.md) against a running loopback deployment; print a Markdown table",
+		Usage:   "mithubctl security-check [--api-url URL] [--realtime-url URL] [--pr-worker-pid PID] [--rows 1,3]",
+		Flags:   func() *flag.FlagSet { return securityCheckFlags(&securityCheckConfig{}) },
+		Run:     runSecurityCheck,
 	}
 }
 
 // errChecksFailed: the table was printed and some rows failed.
 var errChecksFailed = errors.New("security checks failed")
 
-func runSecurityCheck(ctx context.Context, e *env, args []string) error {
+func runSecurityCheck(ctx context.Context, e *cmdline.Env, args []string) error {
 	var c securityCheckConfig
-	if err := parseFlags(securityCheckFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(securityCheckFlags(&c), args); err != nil {
 		return err
 	}
 	if c.APIURL == "" {
-		c.APIURL = e.getenv(envAPIURL)
+		c.APIURL = e.Getenv(cmdline.EnvAPIURL)
 	}
 	if c.APIURL == "" {
-		c.APIURL = defaultAPIURL
+		c.APIURL = cmdline.DefaultAPIURL
 	}
 	if c.DatabaseURL == "" {
-		c.DatabaseURL = e.getenv(envDatabaseURL)
+		c.DatabaseURL = e.Getenv(cmdline.EnvDatabaseURL)
 	}
 	if c.DatabaseURL == "" {
-		c.DatabaseURL = defaultDatabaseURL
+		c.DatabaseURL = cmdline.DefaultDatabaseURL
 	}
 	cfg := secprobe.Config{
 		APIURL: strings.TrimRight(c.APIURL, "/"), DatabaseURL: c.DatabaseURL,
@@ -78,7 +79,7 @@ func runSecurityCheck(ctx context.Context, e *env, args []string) error {
 		FloodConns: c.FloodConns, APILog: c.APILog, StreamRecheckWait: c.StreamWait,
 	}
 	if c.RealtimeURL != "" && (c.LiveKitKey == "" || c.LiveKitSecret == "") {
-		return usageErrorf("security-check", "--realtime-url needs --livekit-key and --livekit-secret")
+		return cmdline.UsageErrorf("security-check", "--realtime-url needs --livekit-key and --livekit-secret")
 	}
 	if c.RealtimeBin != "" {
 		cfg.RealtimeDevCheck = secprobe.RealtimeDevStart(c.RealtimeBin, nil)
@@ -87,7 +88,7 @@ func runSecurityCheck(ctx context.Context, e *env, args []string) error {
 		for _, f := range strings.Split(c.Rows, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(f))
 			if err != nil || n < 1 || n > 9 {
-				return usageErrorf("security-check", "--rows: %q is not a row from 1 to 9", f)
+				return cmdline.UsageErrorf("security-check", "--rows: %q is not a row from 1 to 9", f)
 			}
 			cfg.Rows = append(cfg.Rows, n)
 		}
@@ -96,7 +97,7 @@ func runSecurityCheck(ctx context.Context, e *env, args []string) error {
 	if err != nil && len(rs) == 0 {
 		return fmt.Errorf("security-check: %w", err)
 	}
-	fails := secprobe.Markdown(e.stdout, rs)
+	fails := secprobe.Markdown(e.Stdout, rs)
 	if err != nil {
 		return fmt.Errorf("security-check: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 type startConfig struct {
@@ -14,21 +15,21 @@ type startConfig struct {
 	MeetingID string
 }
 
-func startCommand() command {
-	return command{
-		name:    "start",
-		summary: "start a conversation in long-term memory (a chat, or a meeting's) and print its id",
-		usage:   "mithubctl start [--title T | --meeting ID] [--api-key KEY | --tenant NAME]",
-		flags: func() *flag.FlagSet {
+func startCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "start",
+		Summary: "start a conversation in long-term memory (a chat, or a meeting's) and print its id",
+		Usage:   "mithubctl start [--title T | --meeting ID] [--api-key KEY | --tenant NAME]",
+		Flags: func() *flag.FlagSet {
 			var c startConfig
 			return startFlags(&c)
 		},
-		run: runStart,
+		Run: runStart,
 	}
 }
 
 func startFlags(c *startConfig) *flag.FlagSet {
-	fs := newFlagSet("start")
+	fs := cmdline.NewFlagSet("start")
 	fs.StringVar(&c.Title, "title", "", "title of a new chat conversation")
 	fs.StringVar(&c.MeetingID, "meeting", "", "use this meeting's conversation (its transcripts are its turns)")
 	c.Memory.register(fs)
@@ -37,21 +38,21 @@ func startFlags(c *startConfig) *flag.FlagSet {
 
 func parseStart(args []string, getenv func(string) string) (startConfig, error) {
 	var c startConfig
-	if err := parseFlags(startFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(startFlags(&c), args); err != nil {
 		return c, err
 	}
 	if c.Title != "" && c.MeetingID != "" {
-		return c, usageErrorf("start", "--title and --meeting exclude each other (a meeting's conversation takes the meeting's title)")
+		return c, cmdline.UsageErrorf("start", "--title and --meeting exclude each other (a meeting's conversation takes the meeting's title)")
 	}
 	return c, c.Memory.resolve("start", getenv)
 }
 
-func runStart(ctx context.Context, e *env, args []string) error {
-	c, err := parseStart(args, e.getenv)
+func runStart(ctx context.Context, e *cmdline.Env, args []string) error {
+	c, err := parseStart(args, e.Getenv)
 	if err != nil {
 		return err
 	}
-	m, err := openMemory(ctx, c.Memory, e.getenv, false, e.stderr)
+	m, err := openMemory(ctx, c.Memory, e.Getenv, false, e.Stderr)
 	if err != nil {
 		return err
 	}
@@ -65,6 +66,6 @@ func runStart(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return memoryError("start", err)
 	}
-	fmt.Fprintln(e.stdout, conv.ID)
+	fmt.Fprintln(e.Stdout, conv.ID)
 	return nil
 }

@@ -1,4 +1,4 @@
-package cli
+package labcli
 
 import (
 	"context"
@@ -7,30 +7,31 @@ import (
 
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/services/mithubctl/internal/bench"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 type benchAskConfig struct {
-	API        apiConfig
+	API        cmdline.APIConfig
 	DataDir    string
 	CPUProfile string
 	Opts       bench.AskOptions
 }
 
-func benchAskCommand() command {
-	return command{
-		name:    "bench-ask",
-		summary: "measure the ask path over SSE: time to first token and context-build time under concurrent askers",
-		usage:   "mithubctl bench-ask [--meetings 100] [--turns 500] [--askers 20] [--asks 1000] [--rate N] [--data-dir DIR]",
-		flags: func() *flag.FlagSet {
+func benchAskCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "bench-ask",
+		Summary: "measure the ask path over SSE: time to first token and context-build time under concurrent askers",
+		Usage:   "mithub-lab bench-ask [--meetings 100] [--turns 500] [--askers 20] [--asks 1000] [--rate N] [--data-dir DIR]",
+		Flags: func() *flag.FlagSet {
 			var c benchAskConfig
 			return benchAskFlags(&c)
 		},
-		run: runBenchAsk,
+		Run: runBenchAsk,
 	}
 }
 
 func benchAskFlags(c *benchAskConfig) *flag.FlagSet {
-	fs := newFlagSet("bench-ask")
+	fs := cmdline.NewFlagSet("bench-ask")
 	fs.IntVar(&c.Opts.Meetings, "meetings", 100, "meetings cached at once")
 	fs.IntVar(&c.Opts.Turns, "turns", 500, "turns per meeting")
 	fs.IntVar(&c.Opts.Askers, "askers", 20, "concurrent askers")
@@ -38,16 +39,16 @@ func benchAskFlags(c *benchAskConfig) *flag.FlagSet {
 	fs.Float64Var(&c.Opts.Rate, "rate", 0, "start asks at this many per second (0: each asker asks again on its answer)")
 	fs.StringVar(&c.CPUProfile, "cpuprofile", "", "write this load generator's CPU profile of the asks to `file`")
 	fs.StringVar(&c.DataDir, "data-dir", "", "QMSum directory (default $MITHUB_QMSUM_DIR or ../shared/data/qmsum)")
-	c.API.register(fs)
+	c.API.Register(fs)
 	return fs
 }
 
-func runBenchAsk(ctx context.Context, e *env, args []string) error {
+func runBenchAsk(ctx context.Context, e *cmdline.Env, args []string) error {
 	var c benchAskConfig
-	if err := parseFlags(benchAskFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(benchAskFlags(&c), args); err != nil {
 		return err
 	}
-	if err := c.API.resolve("bench-ask", e.getenv); err != nil {
+	if err := c.API.Resolve("bench-ask", e.Getenv); err != nil {
 		return err
 	}
 	if c.DataDir == "" {
@@ -66,5 +67,5 @@ func runBenchAsk(ctx context.Context, e *env, args []string) error {
 		c.Opts.Profile = f
 	}
 	c.Opts.DataDir, c.Opts.BaseURL, c.Opts.APIKey = c.DataDir, c.API.URL, c.API.Key
-	return bench.Ask(ctx, c.API.client(e.stderr), c.Opts, e.stdout)
+	return bench.Ask(ctx, c.API.Client(e), c.Opts, e.Stdout)
 }

@@ -1,4 +1,4 @@
-package cli
+package labcli
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mithub/mithub/services/mithubctl/internal/answertrain"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 type trainAnswersConfig struct {
@@ -14,21 +15,21 @@ type trainAnswersConfig struct {
 	Opts answertrain.Options
 }
 
-func trainAnswersCommand() command {
-	return command{
-		name:    "train-answers",
-		summary: "learn the local provider's extractive answer model from QMSum specific queries (no services)",
-		usage:   "mithubctl train-answers DIR [--out pkg/ask/answermodel.json] [--limit N] [--steps 3000] [--turns 20]",
-		flags: func() *flag.FlagSet {
+func trainAnswersCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "train-answers",
+		Summary: "learn the local provider's extractive answer model from QMSum specific queries (no services)",
+		Usage:   "mithub-lab train-answers DIR [--out pkg/ask/answermodel.json] [--limit N] [--steps 3000] [--turns 20]",
+		Flags: func() *flag.FlagSet {
 			var c trainAnswersConfig
 			return trainAnswersFlags(&c)
 		},
-		run: runTrainAnswers,
+		Run: runTrainAnswers,
 	}
 }
 
 func trainAnswersFlags(c *trainAnswersConfig) *flag.FlagSet {
-	fs := newFlagSet("train-answers")
+	fs := cmdline.NewFlagSet("train-answers")
 	fs.StringVar(&c.Out, "out", "", "write the model here (default: standard output)")
 	fs.IntVar(&c.Opts.Limit, "limit", 0, "read at most N meetings (0: all)")
 	fs.IntVar(&c.Opts.Steps, "steps", 3000, "gradient descent steps")
@@ -36,7 +37,7 @@ func trainAnswersFlags(c *trainAnswersConfig) *flag.FlagSet {
 	return fs
 }
 
-func runTrainAnswers(_ context.Context, e *env, args []string) error {
+func runTrainAnswers(_ context.Context, e *cmdline.Env, args []string) error {
 	var c trainAnswersConfig
 	dir, err := parseDirAndFlags("train-answers", "train", trainAnswersFlags(&c), args)
 	if err != nil {
@@ -44,9 +45,9 @@ func runTrainAnswers(_ context.Context, e *env, args []string) error {
 	}
 	c.Dir = dir
 	if c.Opts.Limit < 0 || c.Opts.Steps < 1 || c.Opts.Turns < 1 || c.Opts.Turns > 100 {
-		return usageErrorf("train-answers", "--limit >= 0, --steps >= 1, --turns 1..100")
+		return cmdline.UsageErrorf("train-answers", "--limit >= 0, --steps >= 1, --turns 1..100")
 	}
-	c.Opts.Progress = e.stderr
+	c.Opts.Progress = e.Stderr
 	qs, err := answertrain.Load(c.Dir, c.Opts)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package cli
+package labcli
 
 import (
 	"context"
@@ -14,11 +14,12 @@ import (
 	"github.com/mithub/mithub/pkg/apiclient"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 	"github.com/mithub/mithub/services/mithubctl/internal/load"
 )
 
 type loadConfig struct {
-	API         apiConfig
+	API         cmdline.APIConfig
 	Opts        load.Options
 	Rate        string
 	Procs       procsFlag
@@ -32,17 +33,17 @@ type loadConfig struct {
 	MaxRSSGrowth float64
 }
 
-func loadCommand() command {
-	return command{
-		name:    "load",
-		summary: "drive agent-api with N concurrent meetings (utterances, asks, PRs); latency per endpoint, errors, RSS, completeness",
-		usage: "mithubctl load [--meetings 10] [--rate 2s|0.5] [--duration 1m] [--warmup 0] [--ask-every 0] [--pr-every 0] [--pr-at-end] [--meeting-length 0] [--data-dir D | --meeting-file F] " +
+func loadCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "load",
+		Summary: "drive agent-api with N concurrent meetings (utterances, asks, PRs); latency per endpoint, errors, RSS, completeness",
+		Usage: "mithub-lab load [--meetings 10] [--rate 2s|0.5] [--duration 1m] [--warmup 0] [--ask-every 0] [--pr-every 0] [--pr-at-end] [--meeting-length 0] [--data-dir D | --meeting-file F] " +
 			"[--proc name=pid,...] [--database-url URL] [--out report.md] [--summary F] [--marks F] [--status F]",
-		flags: func() *flag.FlagSet {
+		Flags: func() *flag.FlagSet {
 			var c loadConfig
 			return loadFlags(&c)
 		},
-		run: runLoad,
+		Run: runLoad,
 	}
 }
 
@@ -61,7 +62,7 @@ func (p *procsFlag) Set(s string) error {
 }
 
 func loadFlags(c *loadConfig) *flag.FlagSet {
-	fs := newFlagSet("load")
+	fs := cmdline.NewFlagSet("load")
 	o := &c.Opts
 	fs.IntVar(&o.Meetings, "meetings", load.DefaultMeetings, "concurrent meetings")
 	fs.StringVar(&c.Rate, "rate", "2s", "utterances per meeting: per second (0.5) or the interval between two (2s)")
@@ -87,22 +88,22 @@ func loadFlags(c *loadConfig) *flag.FlagSet {
 	fs.StringVar(&o.StatusFile, "status", "", "file rewritten every second with phase, acked, ok, errors")
 	fs.IntVar(&c.MaxErrors, "max-errors", -1, "fail when more requests than this failed (-1: no bound)")
 	fs.Float64Var(&c.MaxRSSGrowth, "max-rss-growth", 0, "fail when a process's RSS grew more than this percentage after the warm-up (0: no bound)")
-	c.API.register(fs)
+	c.API.Register(fs)
 	return fs
 }
 
 func parseLoad(args []string, getenv func(string) string) (loadConfig, error) {
 	var c loadConfig
-	if err := parseFlags(loadFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(loadFlags(&c), args); err != nil {
 		return c, err
 	}
 	interval, err := load.ParseRate(c.Rate)
 	if err != nil {
-		return c, usageErrorf("load", "--%v", err)
+		return c, cmdline.UsageErrorf("load", "--%v", err)
 	}
 	c.Opts.Interval = interval
 	c.Opts.Procs = c.Procs
-	if err := c.API.resolve("load", getenv); err != nil {
+	if err := c.API.Resolve("load", getenv); err != nil {
 		return c, err
 	}
 	if c.Opts.DataDir == "" && c.Opts.MeetingFile == "" {
@@ -111,22 +112,22 @@ func parseLoad(args []string, getenv func(string) string) (loadConfig, error) {
 		} else if dir, err := qmsum.DataDir(); err == nil {
 			c.Opts.DataDir = dir
 		} else {
-			return c, usageErrorf("load", "%v; or give --meeting-file (e.g. examples/meetings/launch-review.jsonl)", err)
+			return c, cmdline.UsageErrorf("load", "%v; or give --meeting-file (e.g. examples/meetings/launch-review.jsonl)", err)
 		}
 	}
 	if err := c.Opts.Validate(); err != nil {
-		return c, usageErrorf("load", "%v", err)
+		return c, cmdline.UsageErrorf("load", "%v", err)
 	}
 	return c, nil
 }
 
-func runLoad(ctx context.Context, e *env, args []string) error {
-	c, err := parseLoad(args, e.getenv)
+func runLoad(ctx context.Context, e *cmdline.Env, args []string) error {
+	c, err := parseLoad(args, e.Getenv)
 	if err != nil {
 		return err
 	}
 	conns := 2*c.Opts.Meetings + 16
-	api := apiclient.New(c.API.URL, c.API.Key, apiclient.WithUserAgent(userAgent),
+	api := apiclient.New(c.API.URL, c.API.Key, apiclient.WithUserAgent(e.UserAgent()),
 		apiclient.WithRetryPolicy(apiclient.NoRetry()),
 		apiclient.WithHTTPClient(&http.Client{Transport: &http.Transport{
 			MaxIdleConns: conns, MaxIdleConnsPerHost: conns, IdleConnTimeout: 90 * time.Second,
@@ -140,11 +141,11 @@ func runLoad(ctx context.Context, e *env, args []string) error {
 		defer s.Close()
 		st = s
 	}
-	rep, err := load.Run(ctx, api, st, c.Opts, e.stderr)
+	rep, err := load.Run(ctx, api, st, c.Opts, e.Stderr)
 	if rep == nil {
 		return err
 	}
-	if werr := writeLoadReport(e.stdout, rep, c); werr != nil {
+	if werr := writeLoadReport(e.Stdout, rep, c); werr != nil {
 		return werr
 	}
 	if err != nil {

@@ -1,4 +1,4 @@
-package cli
+package labcli
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 	"github.com/mithub/mithub/services/mithubctl/internal/turntrain"
 )
 
@@ -18,21 +19,21 @@ type trainRetrievalConfig struct {
 	Opts   turntrain.Options
 }
 
-func trainRetrievalCommand() command {
-	return command{
-		name:    "train-retrieval",
-		summary: "learn turn search's fusion weights from QMSum specific queries (local provider, no services)",
-		usage:   "mithubctl train-retrieval DIR [--out pkg/meetingctx/turnweights.json] [--limit N] [--window 3] [--rounds 6] [--query-stopwords]",
-		flags: func() *flag.FlagSet {
+func trainRetrievalCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "train-retrieval",
+		Summary: "learn turn search's fusion weights from QMSum specific queries (local provider, no services)",
+		Usage:   "mithub-lab train-retrieval DIR [--out pkg/meetingctx/turnweights.json] [--limit N] [--window 3] [--rounds 6] [--query-stopwords]",
+		Flags: func() *flag.FlagSet {
 			var c trainRetrievalConfig
 			return trainRetrievalFlags(&c)
 		},
-		run: runTrainRetrieval,
+		Run: runTrainRetrieval,
 	}
 }
 
 func trainRetrievalFlags(c *trainRetrievalConfig) *flag.FlagSet {
-	fs := newFlagSet("train-retrieval")
+	fs := cmdline.NewFlagSet("train-retrieval")
 	fs.StringVar(&c.Out, "out", "", "write the weights here (default: standard output)")
 	fs.IntVar(&c.Opts.Limit, "limit", 0, "read at most N meetings (0: all)")
 	fs.IntVar(&c.Opts.Window, "window", 3, "half-width in turns of the context features")
@@ -41,7 +42,7 @@ func trainRetrievalFlags(c *trainRetrievalConfig) *flag.FlagSet {
 	return fs
 }
 
-func runTrainRetrieval(ctx context.Context, e *env, args []string) error {
+func runTrainRetrieval(ctx context.Context, e *cmdline.Env, args []string) error {
 	var c trainRetrievalConfig
 	dir, err := parseDirAndFlags("train-retrieval", "train", trainRetrievalFlags(&c), args)
 	if err != nil {
@@ -49,9 +50,9 @@ func runTrainRetrieval(ctx context.Context, e *env, args []string) error {
 	}
 	c.Dir = dir
 	if c.Opts.Limit < 0 || c.Opts.Window < 1 || c.Opts.Window > 50 || c.Rounds < 1 {
-		return usageErrorf("train-retrieval", "--limit >= 0, --window 1..50, --rounds >= 1")
+		return cmdline.UsageErrorf("train-retrieval", "--limit >= 0, --window 1..50, --rounds >= 1")
 	}
-	c.Opts.Progress = e.stderr
+	c.Opts.Progress = e.Stderr
 	qs, st, err := turntrain.Load(ctx, c.Dir, c.Opts)
 	if err != nil {
 		return err
@@ -59,7 +60,7 @@ func runTrainRetrieval(ctx context.Context, e *env, args []string) error {
 	if len(qs) == 0 {
 		return fmt.Errorf("no specific queries with relevant spans in %s", c.Dir)
 	}
-	w := turntrain.Train(qs, c.Rounds, e.stderr)
+	w := turntrain.Train(qs, c.Rounds, e.Stderr)
 	b, err := turntrain.Marshal(meetingctx.TurnWeights{Window: st.Window, QueryStop: st.QueryStop}.WithVector(w))
 	if err != nil {
 		return err
@@ -72,19 +73,19 @@ func runTrainRetrieval(ctx context.Context, e *env, args []string) error {
 // flags alone (such as -h) are parsed first so they answer as usual.
 func parseDirAndFlags(name, split string, fs *flag.FlagSet, args []string) (string, error) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if err := parseFlags(fs, args); err != nil {
+		if err := cmdline.ParseFlags(fs, args); err != nil {
 			return "", err
 		}
-		return "", usageErrorf(name, "a QMSum directory is required, e.g. ../shared/data/qmsum/%s", split)
+		return "", cmdline.UsageErrorf(name, "a QMSum directory is required, e.g. ../shared/data/qmsum/%s", split)
 	}
-	return args[0], parseFlags(fs, args[1:])
+	return args[0], cmdline.ParseFlags(fs, args[1:])
 }
 
 // writeOut writes a trained model to path, or to standard output when
 // path is empty.
-func writeOut(e *env, path string, b []byte) error {
+func writeOut(e *cmdline.Env, path string, b []byte) error {
 	if path == "" {
-		_, err := e.stdout.Write(b)
+		_, err := e.Stdout.Write(b)
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)

@@ -1,4 +1,4 @@
-package cli
+package labcli
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/services/mithubctl/internal/bench"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 type benchContextConfig struct {
@@ -14,21 +15,21 @@ type benchContextConfig struct {
 	Opts        bench.ContextOptions
 }
 
-func benchContextCommand() command {
-	return command{
-		name:    "bench-context",
-		summary: "measure the context engine (local provider): update, L1 chunk, search latencies and heap per meeting",
-		usage:   "mithubctl bench-context [--meetings 50] [--topics 10000] [--topic-meetings 200] [--database-url URL] [--data-dir DIR]",
-		flags: func() *flag.FlagSet {
+func benchContextCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "bench-context",
+		Summary: "measure the context engine (local provider): update, L1 chunk, search latencies and heap per meeting",
+		Usage:   "mithub-lab bench-context [--meetings 50] [--topics 10000] [--topic-meetings 200] [--database-url URL] [--data-dir DIR]",
+		Flags: func() *flag.FlagSet {
 			var c benchContextConfig
 			return benchContextFlags(&c)
 		},
-		run: runBenchContext,
+		Run: runBenchContext,
 	}
 }
 
 func benchContextFlags(c *benchContextConfig) *flag.FlagSet {
-	fs := newFlagSet("bench-context")
+	fs := cmdline.NewFlagSet("bench-context")
 	fs.IntVar(&c.Opts.Meetings, "meetings", 50, "cached meetings for the heap measurement")
 	fs.IntVar(&c.Opts.TopicsTotal, "topics", 10_000, "topics stored for cross-meeting search")
 	fs.IntVar(&c.Opts.TopicMeetings, "topic-meetings", 200, "meetings the stored topics belong to")
@@ -38,9 +39,9 @@ func benchContextFlags(c *benchContextConfig) *flag.FlagSet {
 	return fs
 }
 
-func runBenchContext(ctx context.Context, e *env, args []string) error {
+func runBenchContext(ctx context.Context, e *cmdline.Env, args []string) error {
 	var c benchContextConfig
-	if err := parseFlags(benchContextFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(benchContextFlags(&c), args); err != nil {
 		return err
 	}
 	if c.DataDir == "" {
@@ -52,12 +53,12 @@ func runBenchContext(ctx context.Context, e *env, args []string) error {
 	}
 	c.Opts.DataDir = c.DataDir
 	if c.DatabaseURL != "" {
-		st, err := openMigratedStore(ctx, c.DatabaseURL)
+		st, err := cmdline.OpenMigratedStore(ctx, c.DatabaseURL)
 		if err != nil {
 			return err
 		}
 		defer st.Close()
 		c.Opts.Store = st
 	}
-	return bench.Context(ctx, c.Opts, e.stdout)
+	return bench.Context(ctx, c.Opts, e.Stdout)
 }

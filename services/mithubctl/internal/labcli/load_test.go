@@ -1,10 +1,11 @@
-package cli
+package labcli
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 	"github.com/mithub/mithub/services/mithubctl/internal/load"
 )
 
@@ -27,7 +28,7 @@ func TestParseLoad(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := parseLoad(tt.give, env)
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || ExitCode(err) != 2 {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || cmdline.ExitCode(err) != 2 {
 					t.Fatalf("err = %v, want a usage error with %q", err, tt.wantErr)
 				}
 				return

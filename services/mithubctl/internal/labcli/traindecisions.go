@@ -1,9 +1,10 @@
-package cli
+package labcli
 
 import (
 	"context"
 	"flag"
 
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 	"github.com/mithub/mithub/services/mithubctl/internal/decisiontrain"
 )
 
@@ -12,33 +13,33 @@ type trainDecisionsConfig struct {
 	Out string
 }
 
-func trainDecisionsCommand() command {
-	return command{
-		name:    "train-decisions",
-		summary: "learn the local PR extractor's decision scorer from QMSum specific queries about decisions",
-		usage:   "mithubctl train-decisions DIR [--out pkg/prdoc/decision_model.json]",
-		flags: func() *flag.FlagSet {
+func trainDecisionsCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "train-decisions",
+		Summary: "learn the local PR extractor's decision scorer from QMSum specific queries about decisions",
+		Usage:   "mithub-lab train-decisions DIR [--out pkg/prdoc/decision_model.json]",
+		Flags: func() *flag.FlagSet {
 			var c trainDecisionsConfig
 			return trainDecisionsFlags(&c)
 		},
-		run: runTrainDecisions,
+		Run: runTrainDecisions,
 	}
 }
 
 func trainDecisionsFlags(c *trainDecisionsConfig) *flag.FlagSet {
-	fs := newFlagSet("train-decisions")
+	fs := cmdline.NewFlagSet("train-decisions")
 	fs.StringVar(&c.Out, "out", "", "write the model here (default: standard output)")
 	return fs
 }
 
-func runTrainDecisions(ctx context.Context, e *env, args []string) error {
+func runTrainDecisions(ctx context.Context, e *cmdline.Env, args []string) error {
 	var c trainDecisionsConfig
 	dir, err := parseDirAndFlags("train-decisions", "train", trainDecisionsFlags(&c), args)
 	if err != nil {
 		return err
 	}
 	c.Dir = dir
-	d, err := decisiontrain.Load(ctx, c.Dir, e.stderr)
+	d, err := decisiontrain.Load(ctx, c.Dir, e.Stderr)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package cli
+package labcli
 
 import (
 	"context"
@@ -7,54 +7,55 @@ import (
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/services/mithubctl/internal/bench"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 type benchIngestConfig struct {
-	API         apiConfig
+	API         cmdline.APIConfig
 	DatabaseURL string
 	DataDir     string
 	Opts        bench.IngestOptions
 }
 
-func benchIngestCommand() command {
-	return command{
-		name:    "bench-ingest",
-		summary: "measure POST utterances against a raw pgx CopyFrom of the same rows",
-		usage:   "mithubctl bench-ingest [--meetings 20] [--batch 50] [--per-meeting 500] [--rounds 3] [--tenant dev] [--data-dir DIR]",
-		flags: func() *flag.FlagSet {
+func benchIngestCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "bench-ingest",
+		Summary: "measure POST utterances against a raw pgx CopyFrom of the same rows",
+		Usage:   "mithub-lab bench-ingest [--meetings 20] [--batch 50] [--per-meeting 500] [--rounds 3] [--tenant dev] [--data-dir DIR]",
+		Flags: func() *flag.FlagSet {
 			var c benchIngestConfig
 			return benchIngestFlags(&c)
 		},
-		run: runBenchIngest,
+		Run: runBenchIngest,
 	}
 }
 
 func benchIngestFlags(c *benchIngestConfig) *flag.FlagSet {
-	fs := newFlagSet("bench-ingest")
+	fs := cmdline.NewFlagSet("bench-ingest")
 	fs.IntVar(&c.Opts.Meetings, "meetings", 20, "meetings written concurrently")
 	fs.IntVar(&c.Opts.Batch, "batch", 50, "utterances per request and per COPY")
 	fs.IntVar(&c.Opts.PerMeeting, "per-meeting", 500, "utterances per meeting")
 	fs.IntVar(&c.Opts.Rounds, "rounds", 3, "alternating API/COPY rounds")
 	fs.StringVar(&c.Opts.Tenant, "tenant", "dev", "tenant of the API key; owns the COPY meetings")
 	fs.StringVar(&c.DataDir, "data-dir", "", "QMSum directory (default $MITHUB_QMSUM_DIR or ../shared/data/qmsum)")
-	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+envDatabaseURL+" or "+defaultDatabaseURL+")")
-	c.API.register(fs)
+	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+cmdline.EnvDatabaseURL+" or "+cmdline.DefaultDatabaseURL+")")
+	c.API.Register(fs)
 	return fs
 }
 
-func runBenchIngest(ctx context.Context, e *env, args []string) error {
+func runBenchIngest(ctx context.Context, e *cmdline.Env, args []string) error {
 	var c benchIngestConfig
-	if err := parseFlags(benchIngestFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(benchIngestFlags(&c), args); err != nil {
 		return err
 	}
-	if err := c.API.resolve("bench-ingest", e.getenv); err != nil {
+	if err := c.API.Resolve("bench-ingest", e.Getenv); err != nil {
 		return err
 	}
 	if c.DatabaseURL == "" {
-		c.DatabaseURL = e.getenv(envDatabaseURL)
+		c.DatabaseURL = e.Getenv(cmdline.EnvDatabaseURL)
 	}
 	if c.DatabaseURL == "" {
-		c.DatabaseURL = defaultDatabaseURL
+		c.DatabaseURL = cmdline.DefaultDatabaseURL
 	}
 	if c.DataDir == "" {
 		dir, err := qmsum.DataDir()
@@ -69,6 +70,6 @@ func runBenchIngest(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	_, err = bench.Ingest(ctx, c.API.client(e.stderr), st, c.Opts, e.stdout)
+	_, err = bench.Ingest(ctx, c.API.Client(e), st, c.Opts, e.Stdout)
 	return err
 }

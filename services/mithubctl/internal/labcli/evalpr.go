@@ -1,4 +1,4 @@
-package cli
+package labcli
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mithub/mithub/services/mithubctl/internal/agendaeval"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
 type evalPRConfig struct {
@@ -14,21 +15,21 @@ type evalPRConfig struct {
 	Opts     agendaeval.Options
 }
 
-func evalPRCommand() command {
-	return command{
-		name:    "eval-pr",
-		summary: "score the PR agenda (local provider, no services) against QMSum's annotated topics by keyword overlap",
-		usage:   "mithubctl eval-pr DIR [--limit 5] [--meetings Bed002,ES2006a] [--min-shared 1] [--max-decisions 5]",
-		flags: func() *flag.FlagSet {
+func evalPRCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "eval-pr",
+		Summary: "score the PR agenda (local provider, no services) against QMSum's annotated topics by keyword overlap",
+		Usage:   "mithub-lab eval-pr DIR [--limit 5] [--meetings Bed002,ES2006a] [--min-shared 1] [--max-decisions 5]",
+		Flags: func() *flag.FlagSet {
 			var c evalPRConfig
 			return evalPRFlags(&c)
 		},
-		run: runEvalPR,
+		Run: runEvalPR,
 	}
 }
 
 func evalPRFlags(c *evalPRConfig) *flag.FlagSet {
-	fs := newFlagSet("eval-pr")
+	fs := cmdline.NewFlagSet("eval-pr")
 	fs.IntVar(&c.Opts.Limit, "limit", 5, "meetings to take from DIR in name order, when --meetings is not given")
 	fs.StringVar(&c.Meetings, "meetings", "", "comma-separated meeting names to use instead")
 	fs.IntVar(&c.Opts.MinShared, "min-shared", 1, "keywords an agenda item must share with a topic to match it")
@@ -37,7 +38,7 @@ func evalPRFlags(c *evalPRConfig) *flag.FlagSet {
 }
 
 // runEvalPR takes the directory first, then flags.
-func runEvalPR(ctx context.Context, e *env, args []string) error {
+func runEvalPR(ctx context.Context, e *cmdline.Env, args []string) error {
 	var c evalPRConfig
 	dir, err := parseDirAndFlags("eval-pr", "val", evalPRFlags(&c), args)
 	if err != nil {
@@ -45,17 +46,17 @@ func runEvalPR(ctx context.Context, e *env, args []string) error {
 	}
 	c.Dir = dir
 	if c.Opts.Limit < 1 || c.Opts.MinShared < 1 {
-		return usageErrorf("eval-pr", "--limit and --min-shared must be at least 1")
+		return cmdline.UsageErrorf("eval-pr", "--limit and --min-shared must be at least 1")
 	}
 	for _, m := range strings.Split(c.Meetings, ",") {
 		if m = strings.TrimSpace(m); m != "" {
 			c.Opts.Meetings = append(c.Opts.Meetings, m)
 		}
 	}
-	c.Opts.Progress = e.stderr
+	c.Opts.Progress = e.Stderr
 	rep, err := agendaeval.Run(ctx, c.Dir, c.Opts)
 	if len(rep.Meetings) > 0 {
-		rep.Markdown(e.stdout)
+		rep.Markdown(e.Stdout)
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package cli
+package labcli
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 	"github.com/mithub/mithub/services/mithubctl/internal/fakellm"
 )
 
@@ -18,42 +19,42 @@ type fakeLLMConfig struct {
 	Delay time.Duration
 }
 
-func fakeLLMCommand() command {
-	return command{
-		name:    "fake-llm",
-		summary: "serve a fake OpenAI-compatible chat API for fault tests (modes ok, slow, timeout, garbage, error; PUT /mode switches)",
-		usage:   "mithubctl fake-llm [--addr 127.0.0.1:17889] [--mode ok] [--delay 2s]",
-		flags: func() *flag.FlagSet {
+func fakeLLMCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "fake-llm",
+		Summary: "serve a fake OpenAI-compatible chat API for fault tests (modes ok, slow, timeout, garbage, error; PUT /mode switches)",
+		Usage:   "mithub-lab fake-llm [--addr 127.0.0.1:17889] [--mode ok] [--delay 2s]",
+		Flags: func() *flag.FlagSet {
 			var c fakeLLMConfig
 			return fakeLLMFlags(&c)
 		},
-		run: runFakeLLM,
+		Run: runFakeLLM,
 	}
 }
 
 func fakeLLMFlags(c *fakeLLMConfig) *flag.FlagSet {
-	fs := newFlagSet("fake-llm")
+	fs := cmdline.NewFlagSet("fake-llm")
 	fs.StringVar(&c.Addr, "addr", "127.0.0.1:17889", "listen address")
 	fs.StringVar(&c.Mode, "mode", "ok", "initial mode: ok, slow, timeout, garbage or error")
 	fs.DurationVar(&c.Delay, "delay", 2*time.Second, "how long slow mode waits before answering")
 	return fs
 }
 
-func runFakeLLM(ctx context.Context, e *env, args []string) error {
+func runFakeLLM(ctx context.Context, e *cmdline.Env, args []string) error {
 	var c fakeLLMConfig
-	if err := parseFlags(fakeLLMFlags(&c), args); err != nil {
+	if err := cmdline.ParseFlags(fakeLLMFlags(&c), args); err != nil {
 		return err
 	}
 	mode, err := fakellm.ParseMode(c.Mode)
 	if err != nil {
-		return usageErrorf("fake-llm", "--mode: %v", err)
+		return cmdline.UsageErrorf("fake-llm", "--mode: %v", err)
 	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return fmt.Errorf("fake-llm: %w", err)
 	}
 	srv := &http.Server{Handler: fakellm.New(mode, c.Delay).Handler(), ReadHeaderTimeout: 5 * time.Second}
-	fmt.Fprintf(e.stderr, "fake-llm: serving http://%s/v1 in mode %s\n", ln.Addr(), mode)
+	fmt.Fprintf(e.Stderr, "fake-llm: serving http://%s/v1 in mode %s\n", ln.Addr(), mode)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
