@@ -81,9 +81,9 @@ train-retrieval: ## rebuild pkg/meetingctx/turnweights.json (turn search fusion 
 	$(call need_qmsum,train)
 	$(GO) run ./services/mithubctl/cmd/mithub-lab train-retrieval "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/meetingctx/turnweights.json
 
-train-answers: ## rebuild pkg/ask/answermodel.json (the local provider's extractive answer model) from QMSum train, deterministically
+train-answers: ## rebuild pkg/answer/answermodel.json (the local provider's extractive answer model) from QMSum train, deterministically
 	$(call need_qmsum,train)
-	$(GO) run ./services/mithubctl/cmd/mithub-lab train-answers "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/ask/answermodel.json
+	$(GO) run ./services/mithubctl/cmd/mithub-lab train-answers "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/answer/answermodel.json
 
 train-decisions: ## rebuild pkg/prdoc/decision_model.json (the local PR extractor's decision scorer) from QMSum train, deterministically
 	$(call need_qmsum,train)
@@ -93,9 +93,9 @@ eval-pr: build ## PR quality on QMSum val (local provider): agenda coverage of t
 	$(call need_qmsum,val)
 	bin/mithub-lab eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 100
 
-train: ## rebuild the local provider's topic boundary model (pkg/llm/local/model/boundary.json) from the QMSum train split; deterministic
+train: ## rebuild the local provider's topic boundary model (pkg/segment/model/boundary.json) from the QMSum train split; deterministic
 	$(call need_qmsum,train)
-	$(GO) run ./pkg/llm/local/cmd/trainboundary -data "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" -out pkg/llm/local/model/boundary.json
+	$(GO) run ./pkg/segment/cmd/trainboundary -data "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" -out pkg/segment/model/boundary.json
 
 bench-go: dev-up ## Go benchmarks (go test -bench)
 	$(GO) test -run '^$$' -bench . -benchmem $(MODULES)

@@ -3,7 +3,7 @@
 // github.com/modelcontextprotocol/go-sdk.
 //
 // Tools: memory_should_compress, memory_add_message, memory_get_context,
-// memory_search, memory_get_stats (long-conversation memory, pkg/memory)
+// memory_search, memory_get_stats (long-conversation memory, pkg/convmemory)
 // and meeting_list, meeting_topics, meeting_ask (agent-api's meetings,
 // through the Meetings interface: pkg/apiclient over HTTP, or agent-api's
 // use cases in-process). Resource: memory://context/current, the compressed

@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/convmemory"
 )
 
 const (
@@ -23,7 +23,7 @@ type shouldCompressInput struct {
 
 type shouldCompressOutput struct {
 	ConversationID string `json:"conversation_id"`
-	memory.Decision
+	convmemory.Decision
 }
 
 type addMessageInput struct {
@@ -36,7 +36,7 @@ type addMessageOutput struct {
 	ConversationID string `json:"conversation_id"`
 	Seq            int    `json:"seq"`
 	Tokens         int    `json:"tokens"`
-	memory.Decision
+	convmemory.Decision
 }
 
 type getContextInput struct {
@@ -47,7 +47,7 @@ type getContextInput struct {
 }
 
 type contextOutput struct {
-	memory.Context
+	convmemory.Context
 	// Text is the context rendered for a prompt.
 	Text string `json:"text"`
 	// Compression: done (compressed now), running (queued, summaries
@@ -62,8 +62,8 @@ type searchInput struct {
 }
 
 type searchOutput struct {
-	Query string       `json:"query"`
-	Hits  []memory.Hit `json:"hits"`
+	Query string           `json:"query"`
+	Hits  []convmemory.Hit `json:"hits"`
 }
 
 type statsInput struct {
@@ -104,7 +104,7 @@ func (s *session) shouldCompress(ctx context.Context, _ *mcp.CallToolRequest, in
 	}
 	if !ok {
 		// Nothing is stored to compress yet.
-		return nil, shouldCompressOutput{Decision: memory.Decision{ContextWindow: in.ContextWindow}}, nil
+		return nil, shouldCompressOutput{Decision: convmemory.Decision{ContextWindow: in.ContextWindow}}, nil
 	}
 	d, err := s.opts.Memory.ShouldCompress(ctx, s.opts.TenantID, conv, in.ContextWindow, in.CurrentTokens)
 	if err != nil {
@@ -201,7 +201,7 @@ func (s *session) search(ctx context.Context, _ *mcp.CallToolRequest, in searchI
 		return nil, nil, err
 	}
 	if hits == nil {
-		hits = []memory.Hit{}
+		hits = []convmemory.Hit{}
 	}
 	return nil, searchOutput{Query: in.Query, Hits: hits}, nil
 }
@@ -217,7 +217,7 @@ func (s *session) stats(ctx context.Context, _ *mcp.CallToolRequest, in statsInp
 	if !ok {
 		// An empty memory: no turns, nothing compressed (ratio 1, as for
 		// an empty conversation).
-		return nil, memory.Stats{SummaryNodes: map[int]int{}, CompressionRatio: 1}, nil
+		return nil, convmemory.Stats{SummaryNodes: map[int]int{}, CompressionRatio: 1}, nil
 	}
 	st, err := s.opts.Memory.Stats(ctx, s.opts.TenantID, conv)
 	if err != nil {
@@ -235,7 +235,7 @@ func (s *session) existingConversation(ctx context.Context, given string) (id st
 	switch {
 	case err == nil:
 		return id, true, nil
-	case given == "" && errors.Is(err, memory.ErrNotFound):
+	case given == "" && errors.Is(err, convmemory.ErrNotFound):
 		return "", false, nil
 	default:
 		return "", false, err

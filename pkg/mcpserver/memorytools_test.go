@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/mcpserver"
-	"github.com/mithub/mithub/pkg/memory"
 )
 
 // TestEmptyMemoryAnswersZeros: before the tenant's first conversation,
@@ -15,7 +15,7 @@ func TestEmptyMemoryAnswersZeros(t *testing.T) {
 	f := newFixture(t)
 	cs := f.connect(t, mcpserver.Options{})
 
-	var stats memory.Stats
+	var stats convmemory.Stats
 	call(t, cs, "memory_get_stats", nil, &stats)
 	if stats.ConversationID != "" || stats.Turns != 0 || stats.RawTokens != 0 || stats.LiveTokens != 0 || stats.Levels != 0 {
 		t.Errorf("stats = %+v, want zeros", stats)
@@ -31,7 +31,7 @@ func TestEmptyMemoryAnswersZeros(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var d struct {
 				ConversationID string `json:"conversation_id"`
-				memory.Decision
+				convmemory.Decision
 			}
 			call(t, cs, "memory_should_compress", tt.give, &d)
 			if d.ShouldCompress || d.CurrentTokens != 0 || d.ConversationID != "" {

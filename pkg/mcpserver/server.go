@@ -12,26 +12,27 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mithub/mithub/pkg/apiclient"
-	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/conversation"
+	"github.com/mithub/mithub/pkg/convmemory"
 )
 
 // Memory is the long-conversation memory the memory tools use;
-// *memory.Service implements it.
+// *convmemory.Service implements it.
 type Memory interface {
-	StartChat(ctx context.Context, tenantID, title string) (memory.Conversation, error)
-	Get(ctx context.Context, tenantID, id string) (memory.Conversation, error)
-	List(ctx context.Context, tenantID string, limit int) ([]memory.Conversation, error)
-	AddMessage(ctx context.Context, tenantID, convID, role, content string) (memory.Turn, error)
-	ShouldCompress(ctx context.Context, tenantID, convID string, window, currentTokens int) (memory.Decision, error)
-	Compress(ctx context.Context, tenantID, convID string, window int) (memory.Job, error)
-	Progress(ctx context.Context, job memory.Job) (memory.Plan, error)
+	StartChat(ctx context.Context, tenantID, title string) (conversation.Conversation, error)
+	Get(ctx context.Context, tenantID, id string) (conversation.Conversation, error)
+	List(ctx context.Context, tenantID string, limit int) ([]conversation.Conversation, error)
+	AddMessage(ctx context.Context, tenantID, convID, role, content string) (convmemory.Turn, error)
+	ShouldCompress(ctx context.Context, tenantID, convID string, window, currentTokens int) (convmemory.Decision, error)
+	Compress(ctx context.Context, tenantID, convID string, window int) (convmemory.Job, error)
+	Progress(ctx context.Context, job convmemory.Job) (convmemory.Plan, error)
 	TargetTokens(window int) int
-	Context(ctx context.Context, tenantID, convID string, budget int) (memory.Context, error)
-	Search(ctx context.Context, tenantID, convID, query string, k int) ([]memory.Hit, error)
-	Stats(ctx context.Context, tenantID, convID string) (memory.Stats, error)
+	Context(ctx context.Context, tenantID, convID string, budget int) (convmemory.Context, error)
+	Search(ctx context.Context, tenantID, convID, query string, k int) ([]convmemory.Hit, error)
+	Stats(ctx context.Context, tenantID, convID string) (convmemory.Stats, error)
 }
 
-var _ Memory = (*memory.Service)(nil)
+var _ Memory = (*convmemory.Service)(nil)
 
 // Meetings is what the meeting tools (meeting_list, meeting_topics,
 // meeting_ask) need: agent-api's meeting list, topics, topic search and
@@ -128,7 +129,7 @@ func (s *session) conversation(ctx context.Context, given string, create bool) (
 		return cs[0].ID, nil
 	}
 	if !create {
-		return "", fmt.Errorf("%w: no conversation yet: call memory_add_message first or pass conversation_id", memory.ErrNotFound)
+		return "", fmt.Errorf("%w: no conversation yet: call memory_add_message first or pass conversation_id", convmemory.ErrNotFound)
 	}
 	c, err := s.opts.Memory.StartChat(ctx, s.opts.TenantID, "")
 	if err != nil {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/mcpserver"
-	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
@@ -22,7 +22,7 @@ const window = 8192
 type fixture struct {
 	st     *store.Store
 	tenant store.Tenant
-	svc    *memory.Service
+	svc    *convmemory.Service
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -36,8 +36,8 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := memory.NewEngine(st, count, memory.NewLocal(), memory.Config{ContextWindow: window})
-	return &fixture{st: st, tenant: tenant, svc: memory.NewService(eng, memory.NewInline(eng))}
+	eng := convmemory.NewEngine(st, count, convmemory.NewLocal(), convmemory.Config{ContextWindow: window})
+	return &fixture{st: st, tenant: tenant, svc: convmemory.NewService(eng, convmemory.NewInline(eng))}
 }
 
 // connect runs a server for the fixture's tenant and returns a client
@@ -178,13 +178,13 @@ func TestMemoryToolsCompressALongConversation(t *testing.T) {
 		t.Errorf("still should compress after compressing: %+v", should)
 	}
 
-	var stats memory.Stats
+	var stats convmemory.Stats
 	call(t, cs, "memory_get_stats", map[string]any{"conversation_id": added.ConversationID}, &stats)
 	if stats.Turns != total+1 || stats.Levels < 1 || stats.LiveTokens > window/10 || stats.CompressionRatio >= 0.2 {
 		t.Errorf("stats: %+v", stats)
 	}
 	var found struct {
-		Hits []memory.Hit `json:"hits"`
+		Hits []convmemory.Hit `json:"hits"`
 	}
 	call(t, cs, "memory_search", map[string]any{"query": "해커톤 일정은", "k": 3}, &found)
 	if len(found.Hits) == 0 || !strings.Contains(found.Hits[0].Text, "해커톤") {

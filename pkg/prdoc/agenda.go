@@ -12,8 +12,8 @@ import (
 
 	"github.com/mithub/mithub/pkg/textutil"
 
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/segment"
 )
 
 // tailChunk is how many uncovered turns the segmenter sees at once, as
@@ -43,7 +43,7 @@ func Agenda(ctx context.Context, in Input, seg meetingctx.Segmenter) ([]AgendaIt
 		covered = it.EndSeq
 	}
 	if seg == nil {
-		seg = local.NewTilingSegmenter(local.TilingConfig{})
+		seg = segment.NewTilingSegmenter(segment.TilingConfig{})
 	}
 	tail := turnsAfter(in.Turns, covered)
 	for len(tail) > 0 {
@@ -169,7 +169,7 @@ func rankKeyTerms(item *AgendaItem, tf, df map[string]int, nItems, n int) {
 // the first 40 QMSum train meetings: it raised the share of annotated
 // topics an agenda item names from 50% to 68% there, at about one item
 // per five minutes of meeting.
-var refineSegmenter = local.NewTilingSegmenter(local.TilingConfig{MinTopic: RefineMinItem, MinScore: 0.7})
+var refineSegmenter = segment.NewTilingSegmenter(segment.TilingConfig{MinTopic: RefineMinItem, MinScore: 0.7})
 
 // RefineMinItem is the shortest sub-item refine cuts a long topic into.
 const RefineMinItem = 3 * time.Minute

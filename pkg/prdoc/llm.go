@@ -10,8 +10,8 @@ import (
 
 	"github.com/mithub/mithub/pkg/llm"
 	"github.com/mithub/mithub/pkg/llm/lenient"
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/tokens"
 )
 
@@ -75,7 +75,7 @@ var _ Extractor = (*LLM)(nil)
 // NewLLM returns the model-based extractor. counter measures prompts
 // against the budget.
 func NewLLM(chat llm.Chatter, counter tokens.Counter, cfg LLMConfig) *LLM {
-	return &LLM{chat: chat, counter: counter, cfg: cfg.withDefaults(), seg: local.NewTilingSegmenter(local.TilingConfig{})}
+	return &LLM{chat: chat, counter: counter, cfg: cfg.withDefaults(), seg: segment.NewTilingSegmenter(segment.TilingConfig{})}
 }
 
 // part is one map step: consecutive agenda items (or a piece of one) and

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/textutil"
 )
 
@@ -61,7 +61,7 @@ func NewLocalWith(o LocalOptions) *Local {
 		m := DefaultDecisionModel()
 		o.Model = &m
 	}
-	return &Local{seg: local.NewTilingSegmenter(local.TilingConfig{}), opts: o}
+	return &Local{seg: segment.NewTilingSegmenter(segment.TilingConfig{}), opts: o}
 }
 
 // Extract builds the agenda from the topics and the items from the cue

@@ -18,18 +18,18 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/membank"
-	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/pkg/wakeword"
-	"github.com/mithub/mithub/services/agent-api/internal/asking"
+	"github.com/mithub/mithub/services/agent-api/internal/ask"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
-	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
+	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 	"github.com/mithub/mithub/services/agent-api/internal/meetings"
 	"github.com/mithub/mithub/services/agent-api/internal/prs"
 	"github.com/mithub/mithub/services/agent-api/internal/search"
@@ -48,7 +48,7 @@ type App struct {
 	store  *store.Store
 	redis  redis.UniversalClient
 	engine *meetingctx.Engine
-	bank   *asking.BankCache
+	bank   *ask.BankCache
 	// checkpoints writes ask checkpoints in batches (group commit);
 	// meetingRows reads the asks' meeting rows in batches.
 	checkpoints *store.CheckpointWriter
@@ -123,14 +123,14 @@ func (a *App) init(ctx context.Context) error {
 	}
 	a.engine = meetingctx.NewEngine(meetingctx.EngineDeps{
 		Segmenter: prov.segmenter, Summarizer: prov.summarizer, Embedder: prov.embedder,
-		Store: contexts.TopicStore{Rows: a.store}, Turns: contexts.TurnSource{Rows: a.store}, Log: a.log, MaxConcurrentLLM: a.cfg.MaxConcurrentLLM,
+		Store: meetingcache.TopicStore{Rows: a.store}, Turns: meetingcache.TurnSource{Rows: a.store}, Log: a.log, MaxConcurrentLLM: a.cfg.MaxConcurrentLLM,
 	})
 	reg := prometheus.NewRegistry()
 	a.reg = reg
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := httpapi.NewMetrics(reg)
-	var asker *asking.Service
-	cache := contexts.New(a.store, a.cfg.Context, a.engine, a.cfg.CacheSize, a.cfg.CacheTTL, contexts.Observer{
+	var asker *ask.Service
+	cache := meetingcache.New(a.store, a.cfg.Context, a.engine, a.cfg.CacheSize, a.cfg.CacheTTL, meetingcache.Observer{
 		Hit: metrics.CacheHits.Inc, Miss: metrics.CacheMiss.Inc, Evict: metrics.CacheEvict.Inc,
 		// A meeting that leaves memory takes its cached topics along.
 		Dropped: func(tenantID, meetingID string) { asker.ForgetMeeting(tenantID, meetingID) },
@@ -144,10 +144,10 @@ func (a *App) init(ctx context.Context) error {
 		model = "local"
 	}
 	// Memory banks are cached while a listener hears every write to them.
-	a.bank = asking.NewBankCache(asking.StoredBank(a.store), 0)
+	a.bank = ask.NewBankCache(ask.StoredBank(a.store), 0)
 	a.checkpoints, a.meetingRows = a.store.NewCheckpointWriter(), a.store.NewMeetingReader()
-	asker = &asking.Service{
-		Store: asking.BatchedStore{Store: a.store, Checkpoints: a.checkpoints, Meetings: a.meetingRows}, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
+	asker = &ask.Service{
+		Store: ask.BatchedStore{Store: a.store, Checkpoints: a.checkpoints, Meetings: a.meetingRows}, Contexts: cache, Planner: prov.planner, Answerer: prov.answerer, Counter: counter,
 		Model: model, Window: tokens.ContextWindow(model, a.cfg.LLM.ContextWindow), ReservedOutput: a.cfg.LLM.MaxOutputTokens,
 		Corrector: corr, L1Wait: a.cfg.Context.WithDefaults().L1Wait, Log: a.log,
 		MemoryBank: a.bank.Bank, TopicCacheBytes: int64(a.cfg.AskTopicCacheBytes),
@@ -163,9 +163,9 @@ func (a *App) init(ctx context.Context) error {
 		Name: "mithub_ask_topic_cache_bytes", Help: "Estimated bytes of the indexed topic turns kept between asks.",
 	}, func() float64 { _, n := asker.TopicCacheStats(); return float64(n) }))
 	// Compressions asked for over MCP run on pr-worker through the queue.
-	memEngine := memory.NewEngine(a.store, counter, memory.NewLocal(), a.cfg.Memory)
-	memQueue := memory.NewQueue(memEngine, asynq.NewClientFromRedisClient(a.redis), a.redis,
-		memory.QueueOptions{QueueName: tasks.MemoryQueueName}, a.log.With("component", "memory"))
+	memEngine := convmemory.NewEngine(a.store, counter, convmemory.NewLocal(), a.cfg.Memory)
+	memQueue := convmemory.NewQueue(memEngine, asynq.NewClientFromRedisClient(a.redis), a.redis,
+		convmemory.QueueOptions{QueueName: tasks.MemoryQueueName}, a.log.With("component", "memory"))
 	// Memory-bank writes go through bank so its cache drops at once. The
 	// queue client shares the Redis connection pool; a.redis is closed
 	// last, in close.
@@ -181,7 +181,7 @@ func (a *App) init(ctx context.Context) error {
 		PRFlow:   prFlow,
 		Search: &search.Service{Embedder: a.engine, Searcher: a.store, Threshold: a.cfg.Context.WithDefaults().SearchThreshold,
 			Contexts: cache, Turns: asker, Log: a.log},
-		Ask: asker, Memory: memory.NewService(memEngine, memQueue),
+		Ask: asker, Memory: convmemory.NewService(memEngine, memQueue),
 		MemoryBank:       bank,
 		RateLimit:        httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
 		AuthFailureLimit: httpapi.RateLimit{RPS: a.cfg.AuthFailureRPS, Burst: a.cfg.AuthFailureBurst},
@@ -315,7 +315,7 @@ func (a *App) servePprof(ctx context.Context) {
 // here right after it does not wait for the write's notification.
 type bankWrites struct {
 	*store.Store
-	bank *asking.BankCache
+	bank *ask.BankCache
 }
 
 func (w bankWrites) PutMemoryEntry(ctx context.Context, tenantID, project, category, content string) (membank.Entry, error) {

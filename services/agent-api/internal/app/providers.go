@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/answer"
 	"github.com/mithub/mithub/pkg/llm"
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/llm/openai"
 	"github.com/mithub/mithub/pkg/llm/prompted"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
 )
@@ -19,8 +19,8 @@ type providers struct {
 	segmenter  meetingctx.Segmenter
 	summarizer meetingctx.Summarizer
 	embedder   meetingctx.Embedder
-	planner    ask.Planner
-	answerer   ask.Answerer
+	planner    answer.Planner
+	answerer   answer.Answerer
 }
 
 // newProviders builds the configured chat and embedding providers: the
@@ -42,13 +42,13 @@ func newProviders(cfg config.Config, hc *http.Client, counter tokens.Counter, co
 		chat := llm.Metered{Chatter: c, Count: counter.Count, Observer: corr}
 		p.segmenter = prompted.NewSegmenter(chat, prompted.Config{Model: cfg.LLM.Model})
 		p.summarizer = prompted.NewSummarizer(chat, prompted.Config{Model: cfg.LLM.Model})
-		p.planner = ask.ChatPlanner{Chat: chat, Model: cfg.LLM.Model}
-		p.answerer = ask.Chat{Chat: chat, Model: cfg.LLM.Model, MaxTokens: cfg.LLM.MaxOutputTokens}
+		p.planner = answer.ChatPlanner{Chat: chat, Model: cfg.LLM.Model}
+		p.answerer = answer.Chat{Chat: chat, Model: cfg.LLM.Model, MaxTokens: cfg.LLM.MaxOutputTokens}
 	default:
-		p.segmenter = local.NewSegmenter(local.SegmenterConfig{})
-		p.summarizer = local.NewSummarizer()
-		p.planner = ask.RulePlanner{}
-		p.answerer = ask.Extractive{MinWords: cfg.AnswerMinWords, MaxWords: cfg.AnswerMaxWords}
+		p.segmenter = segment.NewSegmenter(segment.SegmenterConfig{})
+		p.summarizer = segment.NewSummarizer()
+		p.planner = answer.RulePlanner{}
+		p.answerer = answer.Extractive{MinWords: cfg.AnswerMinWords, MaxWords: cfg.AnswerMaxWords}
 	}
 	switch cfg.Embed.Provider {
 	case config.ProviderOpenAI:
@@ -61,7 +61,7 @@ func newProviders(cfg config.Config, hc *http.Client, counter tokens.Counter, co
 		}
 		p.embedder = c
 	default:
-		p.embedder = local.NewEmbedder(cfg.Embed.Dim)
+		p.embedder = segment.NewEmbedder(cfg.Embed.Dim)
 	}
 	return p, nil
 }

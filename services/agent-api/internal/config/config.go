@@ -5,14 +5,14 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/answer"
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/envconf"
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/pkg/meetingctx"
-	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/wakeword"
-	"github.com/mithub/mithub/services/agent-api/internal/asking"
+	"github.com/mithub/mithub/services/agent-api/internal/ask"
 )
 
 // Environments.
@@ -80,7 +80,7 @@ type Config struct {
 	MemoryBankMaxBytes int
 	// Memory is the long-conversation memory (MITHUB_MEMORY_*); the MCP
 	// memory tools plan compressions here and pr-worker runs them.
-	Memory memory.Config
+	Memory convmemory.Config
 	// Context holds the MITHUB_CTX_* limits: L0_MAX_TURNS (25),
 	// L0_MAX_TOKENS (3000), CHUNK_TURNS (25), BUFFER_MAX_TURNS (100),
 	// BUFFER_MAX_TOKENS (10000), MAX_TOPICS (30), MERGE_THRESHOLD (0.80),
@@ -200,14 +200,14 @@ func load(r *envconf.Reader) (Config, error) {
 		BodyLimit:           r.Int("MITHUB_HTTP_BODY_LIMIT", 4<<20, 1<<10, 256<<20),
 		CacheSize:           r.Int("MITHUB_CACHE_SIZE", 1000, 1, 10_000_000),
 		CacheTTL:            r.Duration("MITHUB_CACHE_TTL", time.Hour),
-		AskTopicCacheBytes:  r.Int("MITHUB_ASK_TOPIC_CACHE_BYTES", asking.DefaultTopicCacheBytes, 0, 1<<40),
+		AskTopicCacheBytes:  r.Int("MITHUB_ASK_TOPIC_CACHE_BYTES", ask.DefaultTopicCacheBytes, 0, 1<<40),
 		WakeWords:           r.List(wakeword.EnvWords, wakeword.DefaultNames),
 		WakeMaxEdits:        r.Int(wakeword.EnvMaxEdits, wakeword.DefaultMaxEdits, 0, 5),
-		CatchUpWindow:       r.Duration("MITHUB_CATCHUP_WINDOW", asking.DefaultCatchUpWindow),
-		AnswerMinWords:      r.Int("MITHUB_ASK_ANSWER_MIN_WORDS", ask.DefaultMinWords, 5, 2000),
-		AnswerMaxWords:      r.Int("MITHUB_ASK_ANSWER_MAX_WORDS", ask.DefaultMaxWords, 5, 2000),
+		CatchUpWindow:       r.Duration("MITHUB_CATCHUP_WINDOW", ask.DefaultCatchUpWindow),
+		AnswerMinWords:      r.Int("MITHUB_ASK_ANSWER_MIN_WORDS", answer.DefaultMinWords, 5, 2000),
+		AnswerMaxWords:      r.Int("MITHUB_ASK_ANSWER_MAX_WORDS", answer.DefaultMaxWords, 5, 2000),
 		MemoryBankMaxBytes:  r.Int("MITHUB_MEMORY_BANK_MAX_BYTES", prdoc.DefaultMaxBytes, 0, 64<<20),
-		Memory:              memory.LoadConfig(r),
+		Memory:              convmemory.LoadConfig(r),
 		Context: meetingctx.Config{
 			L0MaxTurns:      r.Int("MITHUB_CTX_L0_MAX_TURNS", meetingctx.DefaultL0MaxTurns, 1, 10_000),
 			L0MaxTokens:     r.Int("MITHUB_CTX_L0_MAX_TOKENS", meetingctx.DefaultL0MaxTokens, 1, 10_000_000),

@@ -14,14 +14,14 @@ import (
 	"time"
 
 	"github.com/mithub/mithub/pkg/apiclient"
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
-	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 )
 
 type liveContext struct {
@@ -142,7 +142,7 @@ func TestReplaySurvivesAgentAPIKill(t *testing.T) {
 		}
 	}
 
-	snap := fullBuild(t, apiEnv, dev.ID, m.ID, contexts.Turns(rows))
+	snap := fullBuild(t, apiEnv, dev.ID, m.ID, meetingcache.Turns(rows))
 	if got.Cursor != snap.Cursor || got.Counters.Tokens != snap.TotalTokens || got.Counters.Utterances != snap.Turns ||
 		got.L0.Tokens != snap.L0Tokens || !reflect.DeepEqual(got.L0.Turns, snap.L0) {
 		t.Fatalf("context after restart differs from the full-transcript build:\ngot  cursor %d tokens %d L0 %d turns\nwant cursor %d tokens %d L0 %d turns",
@@ -217,8 +217,8 @@ func fullBuild(t *testing.T, env []string, tenantID, meetingID string, turns []m
 			cfg.LLM.Provider, cfg.Embed.Provider)
 	}
 	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
-		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(),
-		Embedder: local.NewEmbedder(cfg.Embed.Dim), Store: discardTopics{},
+		Segmenter: segment.NewSegmenter(segment.SegmenterConfig{}), Summarizer: segment.NewSummarizer(),
+		Embedder: segment.NewEmbedder(cfg.Embed.Dim), Store: discardTopics{},
 	})
 	t.Cleanup(func() { _ = eng.Close(10 * time.Second) })
 	full := meetingctx.New(tenantID, meetingID, cfg.Context, eng)

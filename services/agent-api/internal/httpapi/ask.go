@@ -12,7 +12,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/mithub/mithub/pkg/logging"
-	"github.com/mithub/mithub/services/agent-api/internal/asking"
+	"github.com/mithub/mithub/services/agent-api/internal/ask"
 )
 
 // askTimeout bounds answering once the stream has started.
@@ -30,7 +30,7 @@ func (s *Server) ask(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var req asking.Request
+	var req ask.Request
 	if err := decodeJSON(c, &req, false); err != nil {
 		return err
 	}
@@ -89,12 +89,12 @@ func (s *Server) ask(c *fiber.Ctx) error {
 }
 
 // answer answers a prepared question in one piece.
-func (s *Server) answer(ctx context.Context, p *asking.Prepared) (asking.Result, error) {
+func (s *Server) answer(ctx context.Context, p *ask.Prepared) (ask.Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, askTimeout)
 	defer cancel()
 	res, err := s.Ask.Answer(ctx, p, func(string) error { return nil })
 	if err != nil {
-		return asking.Result{}, &apiError{Status: fiber.StatusBadGateway, Code: codeUnavailable, Message: "the model did not answer: " + err.Error()}
+		return ask.Result{}, &apiError{Status: fiber.StatusBadGateway, Code: codeUnavailable, Message: "the model did not answer: " + err.Error()}
 	}
 	return res, nil
 }
@@ -120,7 +120,7 @@ func wantsJSON(accept string) bool {
 }
 
 func askErr(err error) error {
-	if errors.Is(err, asking.ErrInvalid) {
+	if errors.Is(err, ask.ErrInvalid) {
 		return errInvalid("%s", err.Error())
 	}
 	return meetingErr(err)

@@ -13,15 +13,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mithub/mithub/pkg/ask"
-	"github.com/mithub/mithub/pkg/llm/local"
+	"github.com/mithub/mithub/pkg/answer"
 	"github.com/mithub/mithub/pkg/llm/openai"
 	"github.com/mithub/mithub/pkg/llm/prompted"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
-	"github.com/mithub/mithub/services/agent-api/internal/asking"
-	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+	"github.com/mithub/mithub/services/agent-api/internal/ask"
+	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 )
 
 type sseEvent struct {
@@ -63,11 +63,11 @@ func (h *harness) askSSE(key, meetingID string, body any) (int, []sseEvent) {
 	return resp.StatusCode, out
 }
 
-func (h *harness) askJSON(key, meetingID, query string, body any) (int, asking.Result, []byte) {
+func (h *harness) askJSON(key, meetingID, query string, body any) (int, ask.Result, []byte) {
 	h.t.Helper()
 	b, _ := json.Marshal(body)
 	r := h.do(http.MethodPost, "/v1/meetings/"+meetingID+"/ask"+query, key, b, "Accept", "application/json")
-	var res asking.Result
+	var res ask.Result
 	if r.status == http.StatusOK {
 		r.decode(h.t, &res)
 	}
@@ -88,8 +88,8 @@ func TestAskStreamsCitedAnswer(t *testing.T) {
 		t.Fatalf("status %d, %d events", status, len(events))
 	}
 	var text strings.Builder
-	var cited []ask.Citation
-	var done asking.Result
+	var cited []answer.Citation
+	var done ask.Result
 	for i, ev := range events {
 		switch ev.name {
 		case "token":
@@ -97,7 +97,7 @@ func TestAskStreamsCitedAnswer(t *testing.T) {
 			json.Unmarshal(ev.data, &tok)
 			text.WriteString(tok.Text)
 		case "citation":
-			var c ask.Citation
+			var c answer.Citation
 			json.Unmarshal(ev.data, &c)
 			cited = append(cited, c)
 		case "done":
@@ -117,7 +117,7 @@ func TestAskStreamsCitedAnswer(t *testing.T) {
 	}
 	for _, c := range cited {
 		u := us[c.Seq]
-		if c.Text != u.Text || c.SpeakerName != u.SpeakerName || c.Time != ask.Clock(u.StartMS) {
+		if c.Text != u.Text || c.SpeakerName != u.SpeakerName || c.Time != answer.Clock(u.StartMS) {
 			t.Fatalf("citation %+v does not match stored turn %+v", c, u)
 		}
 		if c.Seq < 30 {
@@ -189,8 +189,8 @@ func TestAskCatchUp(t *testing.T) {
 		t.Fatalf("debug accounting %d (exact %d) of %d, result says %d", res.Debug.Total, res.Debug.Exact, res.Debug.Budget, res.ContextTokens)
 	}
 	for _, u := range us[:45] {
-		if strings.Contains(res.Debug.System, "] "+ask.Clock(u.StartMS)+" ") {
-			t.Fatalf("context shows a turn at %s, before since_ms", ask.Clock(u.StartMS))
+		if strings.Contains(res.Debug.System, "] "+answer.Clock(u.StartMS)+" ") {
+			t.Fatalf("context shows a turn at %s, before since_ms", answer.Clock(u.StartMS))
 		}
 	}
 }
@@ -215,7 +215,7 @@ func TestAskRejectsBadRequests(t *testing.T) {
 		{"thread id with spaces", key, m.ID, `{"question":"q","thread_id":"a b"}`, 400},
 		{"long question segment id", key, m.ID, fmt.Sprintf(`{"question":"q","question_segment_id":%q}`, strings.Repeat("s", 257)), 400},
 		{"question segment id with a newline", key, m.ID, `{"question":"q","question_segment_id":"s\n1"}`, 400},
-		{"long question", key, m.ID, fmt.Sprintf(`{"question":%q}`, strings.Repeat("예", asking.MaxQuestionRunes+1)), 400},
+		{"long question", key, m.ID, fmt.Sprintf(`{"question":%q}`, strings.Repeat("예", ask.MaxQuestionRunes+1)), 400},
 		{"unknown field", key, m.ID, `{"question":"q","temperature":2}`, 400},
 		{"wrong type", key, m.ID, `{"question":42}`, 400},
 		{"unknown meeting", key, "00000000-0000-4000-8000-000000000000", `{"question":"q"}`, 404},
@@ -306,14 +306,14 @@ func TestAskDoesNotBlockOnSlowSegmentation(t *testing.T) {
 		t.Fatal(err)
 	}
 	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
-		Segmenter: prompted.NewSegmenter(cl, prompted.Config{Model: "m"}), Summarizer: local.NewSummarizer(),
-		Embedder: local.NewEmbedder(64), Store: contexts.TopicStore{Rows: st},
+		Segmenter: prompted.NewSegmenter(cl, prompted.Config{Model: "m"}), Summarizer: segment.NewSummarizer(),
+		Embedder: segment.NewEmbedder(64), Store: meetingcache.TopicStore{Rows: st},
 	})
 	t.Cleanup(func() { _ = eng.Close(10 * time.Second) })
 	// Cleanups run last-in first-out: release the model before closing.
 	t.Cleanup(func() { llm.once.Do(func() { close(llm.release) }) })
 	h := newHarness(t, harnessOpts{engine: eng, l1Wait: 200 * time.Millisecond,
-		planner: ask.RulePlanner{}, answerer: ask.Chat{Chat: cl, Model: "m"}})
+		planner: answer.RulePlanner{}, answerer: answer.Chat{Chat: cl, Model: "m"}})
 	key := h.key("acme")
 	m := h.createMeeting(key)
 	us := twoSubjects(30)
@@ -389,8 +389,8 @@ func TestAskCatchUpSinceAskerLeft(t *testing.T) {
 		}
 	}
 	status, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "guest-1"})
-	from := left - asking.PresenceLagMS
-	if status != http.StatusOK || res.SinceMS == nil || *res.SinceMS != from || res.Window != asking.WindowSinceLeft || len(res.Citations) == 0 {
+	from := left - ask.PresenceLagMS
+	if status != http.StatusOK || res.SinceMS == nil || *res.SinceMS != from || res.Window != ask.WindowSinceLeft || len(res.Citations) == 0 {
 		t.Fatalf("catch-up of a returning guest: %d since %v (%s), %d citations: %s", status, res.SinceMS, res.Window, len(res.Citations), body)
 	}
 	for _, c := range res.Citations {
@@ -401,7 +401,7 @@ func TestAskCatchUpSinceAskerLeft(t *testing.T) {
 	// Without a leave, the period is the minutes before the question
 	// (here the whole 4-minute meeting), never "since the asker last
 	// spoke", which for a voice question is the question itself.
-	if _, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "spk1"}); res.SinceMS == nil || *res.SinceMS != 0 || res.Window != asking.WindowRecent {
+	if _, res, body := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "spk1"}); res.SinceMS == nil || *res.SinceMS != 0 || res.Window != ask.WindowRecent {
 		t.Fatalf("catch-up of spk1 since %v (%s), want the recent window from 0: %s", res.SinceMS, res.Window, body)
 	}
 	// Leaving marks the period even when the asker spoke later; it starts
@@ -441,8 +441,8 @@ func TestAskCatchUpSinceAskerLeft(t *testing.T) {
 	if elapsed := time.Since(before).Milliseconds(); now.AtMS < 0 || now.AtMS > elapsed {
 		t.Fatalf("presence stamped at %d ms, meeting is %d ms old", now.AtMS, elapsed)
 	}
-	if _, res, _ := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "guest-2"}); res.SinceMS == nil || *res.SinceMS != max(now.AtMS-asking.PresenceLagMS, 0) {
-		t.Fatalf("catch-up of guest-2 starts at %v, want %d", res.SinceMS, max(now.AtMS-asking.PresenceLagMS, 0))
+	if _, res, _ := h.askJSON(key, m.ID, "", map[string]any{"mode": "catch_up", "asker_id": "guest-2"}); res.SinceMS == nil || *res.SinceMS != max(now.AtMS-ask.PresenceLagMS, 0) {
+		t.Fatalf("catch-up of guest-2 starts at %v, want %d", res.SinceMS, max(now.AtMS-ask.PresenceLagMS, 0))
 	}
 }
 
@@ -503,7 +503,7 @@ func TestAskFallsBackWhenTheModelFails(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			h := newHarness(t, harnessOpts{planner: ask.RulePlanner{}, answerer: ask.Chat{Chat: cl, Model: "m"}})
+			h := newHarness(t, harnessOpts{planner: answer.RulePlanner{}, answerer: answer.Chat{Chat: cl, Model: "m"}})
 			key := h.key("acme")
 			m := h.createMeeting(key)
 			h.post(key, m.ID, twoSubjects(30))

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mithub/mithub/services/agent-api/internal/asking"
+	"github.com/mithub/mithub/services/agent-api/internal/ask"
 )
 
 // numbered returns n turns 20 s apart, each a second long, with unique
@@ -42,7 +42,7 @@ func TestAskCatchUpWindows(t *testing.T) {
 			t.Fatalf("presence: %d %s", r.status, r.body)
 		}
 	}
-	catchUp := func(asker, segment string) asking.Result {
+	catchUp := func(asker, segment string) ask.Result {
 		t.Helper()
 		body := map[string]any{"mode": "catch_up", "question": "what did I miss?", "asker_id": asker}
 		if segment != "" {
@@ -56,10 +56,10 @@ func TestAskCatchUpWindows(t *testing.T) {
 	}
 	// has reports whether turn i is among the context's turn lines
 	// ("[n] mm:ss Speaker: text"; topic summaries may quote any turn).
-	has := func(res asking.Result, i int) bool {
+	has := func(res ask.Result, i int) bool {
 		return strings.Contains(turnLines(res), fmt.Sprintf("Speaker %d: Status item %d:", i%3, i))
 	}
-	noQuestion := func(res asking.Result) {
+	noQuestion := func(res ask.Result) {
 		t.Helper()
 		if l := turnLines(res); strings.Contains(l, "what did I miss") || strings.Contains(l, "지금까지 결정된") {
 			t.Errorf("the context's turns hold a question to the bot:\n%s", l)
@@ -73,7 +73,7 @@ func TestAskCatchUpWindows(t *testing.T) {
 
 	// Amy never left: the 5 minutes before her question.
 	res := catchUp("amy", "q-amy")
-	if res.Window != asking.WindowRecent || *res.SinceMS != 900_000 || res.UntilMS == nil || *res.UntilMS != 1_200_000 {
+	if res.Window != ask.WindowRecent || *res.SinceMS != 900_000 || res.UntilMS == nil || *res.UntilMS != 1_200_000 {
 		t.Fatalf("amy's window %s %v..%v, want recent 900000..1200000", res.Window, *res.SinceMS, res.UntilMS)
 	}
 	if has(res, 44) || !has(res, 46) || !has(res, 59) || len(res.Citations) == 0 {
@@ -87,7 +87,7 @@ func TestAskCatchUpWindows(t *testing.T) {
 	presence("joe", "left", 601_000)
 	presence("joe", "joined", 700_000)
 	res = catchUp("joe", "")
-	if res.Window != asking.WindowSinceLeft || *res.SinceMS != 601_000-asking.PresenceLagMS || !has(res, 30) || has(res, 29) || !has(res, 59) {
+	if res.Window != ask.WindowSinceLeft || *res.SinceMS != 601_000-ask.PresenceLagMS || !has(res, 30) || has(res, 29) || !has(res, 59) {
 		t.Errorf("joe's window %s since %d: item 29 in=%v, 30 in=%v, 59 in=%v", res.Window, *res.SinceMS, has(res, 29), has(res, 30), has(res, 59))
 	}
 	noQuestion(res)
@@ -96,14 +96,14 @@ func TestAskCatchUpWindows(t *testing.T) {
 	// starts after their own words.
 	presence("spk0", "left", 601_500)
 	res = catchUp("spk0", "")
-	if res.Window != asking.WindowSinceLeft || *res.SinceMS != 601_000 || has(res, 30) || !has(res, 31) {
+	if res.Window != ask.WindowSinceLeft || *res.SinceMS != 601_000 || has(res, 30) || !has(res, 31) {
 		t.Errorf("spk0's window %s since %d: item 30 in=%v, 31 in=%v", res.Window, *res.SinceMS, has(res, 30), has(res, 31))
 	}
 
 	// Bob joined at 300 s: what was said before he came.
 	presence("bob", "joined", 300_000)
 	res = catchUp("bob", "")
-	if res.Window != asking.WindowSinceJoined || *res.SinceMS != 0 || res.UntilMS == nil || *res.UntilMS != 300_000 ||
+	if res.Window != ask.WindowSinceJoined || *res.SinceMS != 0 || res.UntilMS == nil || *res.UntilMS != 300_000 ||
 		!has(res, 0) || !has(res, 15) || has(res, 16) {
 		t.Errorf("bob's window %s %d..%v: item 0 in=%v, 15 in=%v, 16 in=%v", res.Window, *res.SinceMS, res.UntilMS, has(res, 0), has(res, 15), has(res, 16))
 	}
@@ -112,7 +112,7 @@ func TestAskCatchUpWindows(t *testing.T) {
 	// Carl's join was reported 2 s after the first turn: LiveKit's lag,
 	// not a late join.
 	presence("carl", "joined", 2_000)
-	if res = catchUp("carl", ""); res.Window != asking.WindowRecent {
+	if res = catchUp("carl", ""); res.Window != ask.WindowRecent {
 		t.Errorf("carl's window %s, want recent", res.Window)
 	}
 
@@ -132,7 +132,7 @@ func TestAskCatchUpWindows(t *testing.T) {
 }
 
 // turnLines returns the numbered turn lines of a debug context.
-func turnLines(res asking.Result) string {
+func turnLines(res ask.Result) string {
 	var sb strings.Builder
 	for _, l := range strings.Split(res.Debug.System, "\n") {
 		if strings.HasPrefix(l, "[") {

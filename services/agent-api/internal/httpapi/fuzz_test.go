@@ -18,7 +18,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
-	"github.com/mithub/mithub/services/agent-api/internal/asking"
+	"github.com/mithub/mithub/services/agent-api/internal/ask"
 )
 
 // bodyTarget is one request type of the API with the check its handler
@@ -46,7 +46,7 @@ var bodyTargets = []bodyTarget{
 		}
 		return nil
 	}},
-	{"ask", false, func() any { return &asking.Request{} }, nil},
+	{"ask", false, func() any { return &ask.Request{} }, nil},
 	{"generate pr", true, func() any { return &generatePRRequest{} }, nil},
 	{"memory entry", false, func() any { return &putMemoryEntryRequest{} }, func(v any) error {
 		if c := v.(*putMemoryEntryRequest).Content; c != nil {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/segment"
 )
 
 // hangGuard only keeps a broken wait from hanging the test binary; no
@@ -100,8 +100,8 @@ func TestWaitsForTopicsAreBoundedByL1Wait(t *testing.T) {
 	const l1Wait = meetingctx.DefaultL1Wait
 	timers := &fakeTimers{started: make(chan time.Duration), fire: make(chan time.Time)}
 	seg := stuckSegmenter{release: make(chan struct{})}
-	eng := meetingctx.NewEngine(meetingctx.EngineDeps{Segmenter: seg, Summarizer: local.NewSummarizer(),
-		Embedder: local.NewEmbedder(64), Store: discardTopics{}, After: timers.after})
+	eng := meetingctx.NewEngine(meetingctx.EngineDeps{Segmenter: seg, Summarizer: segment.NewSummarizer(),
+		Embedder: segment.NewEmbedder(64), Store: discardTopics{}, After: timers.after})
 	t.Cleanup(func() {
 		close(seg.release)
 		_ = eng.Close(10 * time.Second)

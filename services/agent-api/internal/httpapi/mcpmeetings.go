@@ -8,7 +8,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/apiclient"
 	"github.com/mithub/mithub/pkg/mcpserver"
-	"github.com/mithub/mithub/services/agent-api/internal/asking"
+	"github.com/mithub/mithub/services/agent-api/internal/ask"
 )
 
 // mcpMeetings serves the MCP meeting tools of one tenant in-process: it
@@ -125,7 +125,7 @@ func (m *mcpMeetings) ask(ctx context.Context, meetingID string, req apiclient.A
 	if m.s.Ask == nil {
 		return apiclient.AskResult{}, apiErrorOf(errUnavailable("asking is not configured on this server"))
 	}
-	var areq asking.Request
+	var areq ask.Request
 	if err := viaJSON(req, &areq); err != nil {
 		return apiclient.AskResult{}, err
 	}

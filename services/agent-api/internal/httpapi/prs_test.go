@@ -33,8 +33,8 @@ import (
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/testenv"
 	"github.com/mithub/mithub/pkg/tokens"
-	"github.com/mithub/mithub/services/agent-api/internal/contexts"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
+	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 	"github.com/mithub/mithub/services/agent-api/internal/prs"
 )
 
@@ -112,7 +112,7 @@ func newPRHarness(t *testing.T) *prHarness {
 	}
 	reg := prometheus.NewRegistry()
 	eng := newEngine(t, st)
-	cache := contexts.New(st, meetingctx.Config{}, eng, 100, time.Hour, contexts.Observer{})
+	cache := meetingcache.New(st, meetingctx.Config{}, eng, 100, time.Hour, meetingcache.Observer{})
 	opt := asynq.RedisClientOpt{Addr: rs.addr()}
 	client := asynq.NewClient(opt)
 	insp := asynq.NewInspector(opt)

@@ -11,11 +11,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/health"
-	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
-	"github.com/mithub/mithub/services/agent-api/internal/asking"
-	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+	"github.com/mithub/mithub/services/agent-api/internal/ask"
+	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 	"github.com/mithub/mithub/services/agent-api/internal/meetings"
 	"github.com/mithub/mithub/services/agent-api/internal/prs"
 	"github.com/mithub/mithub/services/agent-api/internal/search"
@@ -33,7 +33,7 @@ type Store interface {
 type Deps struct {
 	Log      *slog.Logger
 	Store    Store
-	Contexts *contexts.Cache
+	Contexts *meetingcache.Cache
 	Metrics  *Metrics
 	Registry prometheus.Gatherer
 	// Ready lists the dependencies /readyz checks, by name.
@@ -47,9 +47,9 @@ type Deps struct {
 	Meetings *meetings.Service
 	PRFlow   *prs.Service
 	Search   *search.Service
-	Ask      *asking.Service
+	Ask      *ask.Service
 	// Memory serves the MCP memory tools (nil: /mcp answers 503).
-	Memory *memory.Service
+	Memory *convmemory.Service
 	// MemoryBank stores the memory bank; without it the memory-bank
 	// routes answer 503.
 	MemoryBank MemoryBankStore

@@ -14,17 +14,17 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/answer"
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/health"
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
-	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/pkg/tokens"
-	"github.com/mithub/mithub/services/agent-api/internal/asking"
-	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+	"github.com/mithub/mithub/services/agent-api/internal/ask"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
+	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 	"github.com/mithub/mithub/services/agent-api/internal/meetings"
 	"github.com/mithub/mithub/services/agent-api/internal/prs"
 	"github.com/mithub/mithub/services/agent-api/internal/search"
@@ -35,8 +35,8 @@ type harness struct {
 	app   *fiber.App
 	base  string
 	store *store.Store
-	cache *contexts.Cache
-	ask   *asking.Service
+	cache *meetingcache.Cache
+	ask   *ask.Service
 }
 
 type harnessOpts struct {
@@ -46,8 +46,8 @@ type harnessOpts struct {
 	// providers and a 5 s wait.
 	engine   *meetingctx.Engine
 	l1Wait   time.Duration
-	planner  ask.Planner
-	answerer ask.Answerer
+	planner  answer.Planner
+	answerer answer.Answerer
 	// streams caps the event streams; logOut receives the server's log
 	// (default: discarded).
 	streams httpapi.StreamLimits
@@ -57,16 +57,16 @@ type harnessOpts struct {
 }
 
 // askService is the ask path as agent-api wires it.
-func askService(t testing.TB, st *store.Store, cache *contexts.Cache, counter tokens.Counter, o harnessOpts) *asking.Service {
+func askService(t testing.TB, st *store.Store, cache *meetingcache.Cache, counter tokens.Counter, o harnessOpts) *ask.Service {
 	if o.planner == nil {
-		o.planner, o.answerer = ask.RulePlanner{}, ask.Extractive{}
+		o.planner, o.answerer = answer.RulePlanner{}, answer.Extractive{}
 	}
 	w, r := st.NewCheckpointWriter(), st.NewMeetingReader()
 	t.Cleanup(func() { w.Close(); r.Close() })
-	return &asking.Service{
-		Store: asking.BatchedStore{Store: st, Checkpoints: w, Meetings: r}, Contexts: cache, Planner: o.planner, Answerer: o.answerer, Counter: counter,
+	return &ask.Service{
+		Store: ask.BatchedStore{Store: st, Checkpoints: w, Meetings: r}, Contexts: cache, Planner: o.planner, Answerer: o.answerer, Counter: counter,
 		Model: "local", Window: tokens.ContextWindow("local", 0), ReservedOutput: 1024, L1Wait: o.l1Wait,
-		MemoryBank: asking.StoredBank(st),
+		MemoryBank: ask.StoredBank(st),
 		Log:        slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 }
@@ -93,7 +93,7 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 	if eng == nil {
 		eng = newEngine(t, st)
 	}
-	cache := contexts.New(st, meetingctx.Config{}, eng, o.cacheSize, time.Hour, contexts.Observer{})
+	cache := meetingcache.New(st, meetingctx.Config{}, eng, o.cacheSize, time.Hour, meetingcache.Observer{})
 	if o.logOut == nil {
 		o.logOut = io.Discard
 	}
@@ -284,7 +284,7 @@ func newHarnessOnStore(t *testing.T, h *harness) *harness {
 	}
 	reg := prometheus.NewRegistry()
 	eng := newEngine(t, h.store)
-	cache := contexts.New(h.store, meetingctx.Config{}, eng, 100, time.Hour, contexts.Observer{})
+	cache := meetingcache.New(h.store, meetingctx.Config{}, eng, 100, time.Hour, meetingcache.Observer{})
 	d := httpapi.Deps{
 		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Store: h.store, Contexts: cache, Metrics: httpapi.NewMetrics(reg), Registry: reg,
@@ -303,10 +303,10 @@ func newEngine(t testing.TB, st *store.Store) *meetingctx.Engine {
 		t.Fatal(err)
 	}
 	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
-		Segmenter:  local.NewSegmenter(local.SegmenterConfig{}),
-		Summarizer: local.NewSummarizer(),
-		Embedder:   local.NewEmbedder(64),
-		Store:      contexts.TopicStore{Rows: st},
+		Segmenter:  segment.NewSegmenter(segment.SegmenterConfig{}),
+		Summarizer: segment.NewSummarizer(),
+		Embedder:   segment.NewEmbedder(64),
+		Store:      meetingcache.TopicStore{Rows: st},
 	})
 	t.Cleanup(func() { _ = eng.Close(10 * time.Second) })
 	return eng
@@ -314,9 +314,9 @@ func newEngine(t testing.TB, st *store.Store) *meetingctx.Engine {
 
 // testMemory is an in-process memory on st that compresses with the
 // offline summarizer.
-func testMemory(st *store.Store, counter tokens.Counter) *memory.Service {
-	eng := memory.NewEngine(st, counter, memory.NewLocal(), memory.Config{})
-	return memory.NewService(eng, memory.NewInline(eng))
+func testMemory(st *store.Store, counter tokens.Counter) *convmemory.Service {
+	eng := convmemory.NewEngine(st, counter, convmemory.NewLocal(), convmemory.Config{})
+	return convmemory.NewService(eng, convmemory.NewInline(eng))
 }
 
 // useCaseDeps are what the use cases need beyond httpapi.Deps.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
-	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 )
 
 // transcriptLister pages a meeting's stored transcripts; the store
@@ -34,7 +34,7 @@ type transcriptRowJSON struct {
 }
 
 func toTranscriptRows(ts []store.Transcript) []transcriptRowJSON {
-	turns := contexts.Turns(ts)
+	turns := meetingcache.Turns(ts)
 	out := make([]transcriptRowJSON, len(ts))
 	for i, t := range ts {
 		out[i] = transcriptRowJSON{Turn: turns[i], Source: t.Source, CreatedAt: t.CreatedAt}

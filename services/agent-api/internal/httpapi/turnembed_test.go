@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/store/storetest"
-	"github.com/mithub/mithub/services/agent-api/internal/contexts"
+	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 )
 
 // gatedEmbedder counts the calls that embed meeting turns and, once
@@ -65,7 +65,7 @@ func TestAskDoesNotWaitForTurnEmbedding(t *testing.T) {
 	utts := twoSubjects(60)
 	utts[37].Text = "The quarterly offsite venue is the lighthouse hotel"
 	utts[55].Text = "등대 호텔 워크숍 장소 예약은 금요일까지입니다"
-	g := &gatedEmbedder{Embedder: local.NewEmbedder(64), turns: map[string]bool{}, release: make(chan struct{})}
+	g := &gatedEmbedder{Embedder: segment.NewEmbedder(64), turns: map[string]bool{}, release: make(chan struct{})}
 	for _, u := range utts {
 		g.turns[u.Text] = true
 	}
@@ -74,8 +74,8 @@ func TestAskDoesNotWaitForTurnEmbedding(t *testing.T) {
 		t.Fatal(err)
 	}
 	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
-		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(),
-		Embedder: g, Store: contexts.TopicStore{Rows: st},
+		Segmenter: segment.NewSegmenter(segment.SegmenterConfig{}), Summarizer: segment.NewSummarizer(),
+		Embedder: g, Store: meetingcache.TopicStore{Rows: st},
 	})
 	t.Cleanup(func() { _ = eng.Close(10 * time.Second) })
 	h := newHarness(t, harnessOpts{engine: eng})

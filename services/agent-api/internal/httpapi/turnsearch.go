@@ -7,7 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/mithub/mithub/services/agent-api/internal/asking"
+	"github.com/mithub/mithub/services/agent-api/internal/ask"
 )
 
 // defaultTurnK is k of turn search when the request gives none.
@@ -48,8 +48,8 @@ func (s *Server) searchTurns(c *fiber.Ctx) error {
 	k := defaultTurnK
 	if raw := c.Query("k"); raw != "" {
 		k, err = strconv.Atoi(raw)
-		if err != nil || k < 1 || k > asking.MaxSearchTurnsK {
-			return errInvalid("query parameter k must be an integer from 1 to %d", asking.MaxSearchTurnsK)
+		if err != nil || k < 1 || k > ask.MaxSearchTurnsK {
+			return errInvalid("query parameter k must be an integer from 1 to %d", ask.MaxSearchTurnsK)
 		}
 	}
 	hits, err := s.Search.SearchTurns(c.UserContext(), tenantOf(c).ID, id, q, k)

@@ -19,7 +19,7 @@ type Store interface {
 	RecordPresence(ctx context.Context, tenantID, meetingID string, e store.PresenceEvent) (bool, error)
 }
 
-// Contexts are the live meeting contexts; *contexts.Cache implements it.
+// Contexts are the live meeting contexts; *meetingcache.Cache implements it.
 type Contexts interface {
 	Get(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error)
 	ApplyInserted(ctx context.Context, tenantID, meetingID string, rows []store.Transcript) (int, error)

@@ -30,7 +30,7 @@ type Meetings interface {
 	GetMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
 }
 
-// Contexts are the live meeting contexts; *contexts.Cache implements it.
+// Contexts are the live meeting contexts; *meetingcache.Cache implements it.
 type Contexts interface {
 	GetSynced(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error)
 }

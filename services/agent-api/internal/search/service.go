@@ -21,12 +21,12 @@ type QueryEmbedder interface {
 	EmbedQuery(ctx context.Context, q string) ([]float32, error)
 }
 
-// Contexts are the live meeting contexts; *contexts.Cache implements it.
+// Contexts are the live meeting contexts; *meetingcache.Cache implements it.
 type Contexts interface {
 	Get(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error)
 }
 
-// TurnSearcher ranks a meeting's turns; *asking.Service implements it.
+// TurnSearcher ranks a meeting's turns; *ask.Service implements it.
 type TurnSearcher interface {
 	SearchTurns(ctx context.Context, tenantID, meetingID, query string, k int) ([]meetingctx.TurnHit, error)
 }

@@ -24,10 +24,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/textutil"
 )
 
@@ -196,8 +196,8 @@ func BuildInput(ctx context.Context, m *qmsum.Meeting) (prdoc.Input, error) {
 		in.Turns = append(in.Turns, prdoc.Turn{ID: int64(i + 1), Seq: i, Speaker: u.SpeakerName, Text: u.Text, StartMS: u.StartMS, EndMS: u.EndMS})
 	}
 	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
-		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(),
-		Embedder: local.NewEmbedder(64), Store: nopTopicStore{}, Turns: replayedTurns(turns),
+		Segmenter: segment.NewSegmenter(segment.SegmenterConfig{}), Summarizer: segment.NewSummarizer(),
+		Embedder: segment.NewEmbedder(64), Store: nopTopicStore{}, Turns: replayedTurns(turns),
 	})
 	defer eng.Close(time.Minute)
 	mgr := meetingctx.New("eval", m.Name, meetingctx.Config{}, eng)

@@ -1,5 +1,5 @@
 // Package answertrain learns the local provider's extractive answer model
-// (ask.AnswerModel) from QMSum meetings. For each specific query with
+// (answer.AnswerModel) from QMSum meetings. For each specific query with
 // relevant spans it builds the context an ask would have once the meeting
 // ended (the 40 best turns of turn search with the shipped weights, and
 // the last 25 turns), extracts the candidate sentences and their features
@@ -30,7 +30,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/answer"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/rouge"
@@ -50,8 +50,8 @@ type Query struct {
 	Query     string
 	Reference string
 	Summary   bool
-	Ctx       ask.Context
-	Cands     []ask.Sentence
+	Ctx       answer.Context
+	Cands     []answer.Sentence
 	Labels    []float64
 }
 
@@ -81,7 +81,7 @@ func Load(dir string, o Options) ([]Query, error) {
 	if o.Limit > 0 && len(files) > o.Limit {
 		files = files[:o.Limit]
 	}
-	base := ask.DefaultAnswerModel
+	base := answer.DefaultAnswerModel
 	base.Turns = o.turns()
 	var out []Query
 	for _, f := range files {
@@ -98,7 +98,7 @@ func Load(dir string, o Options) ([]Query, error) {
 	return out, nil
 }
 
-func meetingQueries(m *qmsum.Meeting, model ask.AnswerModel) []Query {
+func meetingQueries(m *qmsum.Meeting, model answer.AnswerModel) []Query {
 	turns := turntrain.MeetingTurns(m)
 	var out []Query
 	for _, q := range m.SpecificQueries {
@@ -125,7 +125,7 @@ func meetingQueries(m *qmsum.Meeting, model ask.AnswerModel) []Query {
 		for i, s := range seqs {
 			ptrs[i], ranks[i] = &turns[s], rank[s]
 		}
-		c := ask.NewContext(ptrs, ranks)
+		c := answer.NewContext(ptrs, ranks)
 		cands := model.Candidates(c, q.Query)
 		refToks := rouge.Tokens(q.Answer)
 		labels := make([]float64, len(cands))
@@ -150,7 +150,7 @@ func meetingQueries(m *qmsum.Meeting, model ask.AnswerModel) []Query {
 				}
 			}
 		}
-		out = append(out, Query{Query: q.Query, Reference: q.Answer, Summary: ask.IsSummaryRequest(q.Query), Ctx: c, Cands: cands, Labels: labels})
+		out = append(out, Query{Query: q.Query, Reference: q.Answer, Summary: answer.IsSummaryRequest(q.Query), Ctx: c, Cands: cands, Labels: labels})
 	}
 	return out
 }
@@ -188,7 +188,7 @@ func contentSet(toks []string) map[string]bool {
 
 // Fit fits the logistic regression to the queries' soft labels: steps of
 // full-batch gradient descent from zero, learning rate 1, L2 1e-4.
-func Fit(qs []Query, steps int) (w [ask.NumFeatures]float64, bias float64) {
+func Fit(qs []Query, steps int) (w [answer.NumFeatures]float64, bias float64) {
 	const lr, l2 = 1.0, 1e-4
 	n := 0
 	for _, q := range qs {
@@ -198,7 +198,7 @@ func Fit(qs []Query, steps int) (w [ask.NumFeatures]float64, bias float64) {
 		return w, 0
 	}
 	for range steps {
-		var g [ask.NumFeatures]float64
+		var g [answer.NumFeatures]float64
 		gb := 0.0
 		for _, q := range qs {
 			for i, s := range q.Cands {
@@ -223,7 +223,7 @@ func Fit(qs []Query, steps int) (w [ask.NumFeatures]float64, bias float64) {
 
 // AnswerText is an answer's points as ROUGE scores them (eval.ScoredText
 // of the answer): "speaker: sentences" joined.
-func AnswerText(c ask.Context, ps []ask.Point) string {
+func AnswerText(c answer.Context, ps []answer.Point) string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
 		parts[i] = p.Plain()
@@ -241,14 +241,14 @@ type Eval struct {
 }
 
 // Evaluate answers every query with m within [minW, maxW] words.
-func Evaluate(qs []Query, m ask.AnswerModel, minW, maxW int) Eval {
+func Evaluate(qs []Query, m answer.AnswerModel, minW, maxW int) Eval {
 	var e Eval
 	for _, q := range qs {
 		cands := slices.Clone(q.Cands)
 		for i := range cands {
 			cands[i].Score = m.Score(cands[i].F)
 		}
-		ps := ask.Points(q.Ctx, m.Select(cands, m.Target(q.Query, minW, maxW), maxW))
+		ps := answer.Points(q.Ctx, m.Select(cands, m.Target(q.Query, minW, maxW), maxW))
 		text := AnswerText(q.Ctx, ps)
 		s := rouge.Compare(q.Reference, text)
 		e.R1 += s.R1.F1
@@ -283,17 +283,17 @@ var (
 
 // Train fits the model and tunes λ and the target lengths within the
 // default bounds.
-func Train(qs []Query, o Options) ask.AnswerModel {
+func Train(qs []Query, o Options) answer.AnswerModel {
 	steps := o.Steps
 	if steps <= 0 {
 		steps = 3000
 	}
 	w, b := Fit(qs, steps)
-	m := ask.AnswerModel{Features: ask.FeatureNames[:], Weights: make([]float64, ask.NumFeatures), Bias: round(b), Turns: o.turns()}
+	m := answer.AnswerModel{Features: answer.FeatureNames[:], Weights: make([]float64, answer.NumFeatures), Bias: round(b), Turns: o.turns()}
 	for k := range w {
 		m.Weights[k] = round(w[k])
 	}
-	minW, maxW := ask.DefaultMinWords, ask.DefaultMaxWords
+	minW, maxW := answer.DefaultMinWords, answer.DefaultMaxWords
 	best := math.Inf(-1)
 	for _, l := range Lambdas {
 		// The target of each kind only changes that kind's answers: tune
@@ -334,7 +334,7 @@ func (o Options) turns() int {
 func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 // Marshal writes a model as answermodel.json holds it.
-func Marshal(m ask.AnswerModel) ([]byte, error) {
+func Marshal(m answer.AnswerModel) ([]byte, error) {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, err

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mithub/mithub/pkg/ask"
+	"github.com/mithub/mithub/pkg/answer"
 	"github.com/mithub/mithub/pkg/qmsum"
 )
 
@@ -14,15 +14,15 @@ import (
 func TestFitLearnsDirection(t *testing.T) {
 	var q Query
 	for i := range 40 {
-		var s ask.Sentence
+		var s answer.Sentence
 		y := float64(i % 2)
-		s.F[ask.FCover] = y
-		s.F[ask.FShort] = 1 - y
+		s.F[answer.FCover] = y
+		s.F[answer.FShort] = 1 - y
 		q.Cands = append(q.Cands, s)
 		q.Labels = append(q.Labels, y)
 	}
 	w, _ := Fit([]Query{q}, 500)
-	if w[ask.FCover] <= 0 || w[ask.FShort] >= 0 {
+	if w[answer.FCover] <= 0 || w[answer.FShort] >= 0 {
 		t.Fatalf("weights %v: cover should be positive, short negative", w)
 	}
 }
@@ -37,7 +37,7 @@ func TestTrainDeterministic(t *testing.T) {
 	}
 	var outs [2][]byte
 	var qs []Query
-	var m ask.AnswerModel
+	var m answer.AnswerModel
 	for i := range outs {
 		qs, err = Load(filepath.Join(dir, "train"), Options{Limit: 3})
 		if err != nil {
@@ -54,11 +54,11 @@ func TestTrainDeterministic(t *testing.T) {
 	if !bytes.Equal(outs[0], outs[1]) {
 		t.Fatalf("two runs differ:\n%s\n%s", outs[0], outs[1])
 	}
-	if _, err := ask.ParseAnswerModel(outs[0]); err != nil {
+	if _, err := answer.ParseAnswerModel(outs[0]); err != nil {
 		t.Fatalf("trained model does not parse: %v", err)
 	}
 	flat := m
-	flat.Weights = make([]float64, ask.NumFeatures)
+	flat.Weights = make([]float64, answer.NumFeatures)
 	if got, base := Evaluate(qs, m, 40, 90), Evaluate(qs, flat, 40, 90); got.R1 <= base.R1 {
 		t.Errorf("trained R-1 %.2f not above unranked %.2f", got.R1, base.R1)
 	}

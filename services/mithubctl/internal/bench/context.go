@@ -12,9 +12,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/textutil"
 	"github.com/mithub/mithub/pkg/tokens"
@@ -110,8 +110,8 @@ func loadMeetings(dir string) ([]benchMeeting, error) {
 
 func newLocalEngine(dim int) *meetingctx.Engine {
 	return meetingctx.NewEngine(meetingctx.EngineDeps{
-		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(),
-		Embedder: local.NewEmbedder(dim), Store: memTopics{},
+		Segmenter: segment.NewSegmenter(segment.SegmenterConfig{}), Summarizer: segment.NewSummarizer(),
+		Embedder: segment.NewEmbedder(dim), Store: memTopics{},
 	})
 }
 
@@ -290,7 +290,7 @@ func crossMeetingSearch(ctx context.Context, o ContextOptions, ms []benchMeeting
 	if err != nil {
 		return nil, nil, err
 	}
-	emb := local.NewEmbedder(o.EmbedDim)
+	emb := segment.NewEmbedder(o.EmbedDim)
 	per := o.TopicsTotal / o.TopicMeetings
 	var (
 		wg   sync.WaitGroup
@@ -340,7 +340,7 @@ func crossMeetingSearch(ctx context.Context, o ContextOptions, ms []benchMeeting
 }
 
 // storeBenchTopics writes per topics cut from one QMSum meeting's turns.
-func storeBenchTopics(ctx context.Context, st *store.Store, emb *local.Embedder, tenantID string, bm benchMeeting, mi, per int) error {
+func storeBenchTopics(ctx context.Context, st *store.Store, emb *segment.Embedder, tenantID string, bm benchMeeting, mi, per int) error {
 	mt, err := st.CreateMeeting(ctx, tenantID, store.NewMeeting{Title: fmt.Sprintf("bench %s #%d", bm.name, mi)})
 	if err != nil {
 		return err

@@ -19,8 +19,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mithub/mithub/pkg/conversation"
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/llm/openai"
-	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
@@ -83,7 +83,7 @@ func Memory(ctx context.Context, o MemoryOptions, w io.Writer) ([]MemoryResult, 
 	}
 	g := &gaugedSummarizer{}
 	provider := "local"
-	g.inner = memory.NewLocal()
+	g.inner = convmemory.NewLocal()
 	if o.LLMDelay > 0 {
 		url, stop, err := startSlowLLM(o.LLMDelay)
 		if err != nil {
@@ -94,16 +94,16 @@ func Memory(ctx context.Context, o MemoryOptions, w io.Writer) ([]MemoryResult, 
 		if err != nil {
 			return nil, err
 		}
-		g.inner = memory.Chat{Chat: c, Model: "bench", SummaryTokens: memory.DefaultSummaryTokens, MergeTokens: memory.DefaultMergeTokens}
+		g.inner = convmemory.Chat{Chat: c, Model: "bench", SummaryTokens: convmemory.DefaultSummaryTokens, MergeTokens: convmemory.DefaultMergeTokens}
 		provider = fmt.Sprintf("openai-compatible, %s per call", o.LLMDelay)
 	}
-	cfg := memory.Config{ContextWindow: o.Window, MaxInFlight: o.InFlight}
-	eng := memory.NewEngine(o.Store, count, g, cfg)
+	cfg := convmemory.Config{ContextWindow: o.Window, MaxInFlight: o.InFlight}
+	eng := convmemory.NewEngine(o.Store, count, g, cfg)
 	qname := fmt.Sprintf("bench-memory-%d", time.Now().UnixNano())
-	opts := memory.QueueOptions{JobsKey: "mithub:bench:" + qname, QueueName: qname}
+	opts := convmemory.QueueOptions{JobsKey: "mithub:bench:" + qname, QueueName: qname}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	q := memory.NewQueue(eng, asynq.NewClientFromRedisClient(o.Redis), o.Redis, opts, log)
-	svc := memory.NewService(eng, q)
+	q := convmemory.NewQueue(eng, asynq.NewClientFromRedisClient(o.Redis), o.Redis, opts, log)
+	svc := convmemory.NewService(eng, q)
 	srv := asynq.NewServerFromRedisClient(o.Redis, asynq.Config{Concurrency: o.InFlight, Queues: map[string]int{qname: 1},
 		TaskCheckInterval: 20 * time.Millisecond, LogLevel: asynq.ErrorLevel})
 	mux := asynq.NewServeMux()
@@ -155,7 +155,7 @@ func Memory(ctx context.Context, o MemoryOptions, w io.Writer) ([]MemoryResult, 
 	return out, nil
 }
 
-func waitJob(ctx context.Context, svc *memory.Service, q *memory.Queue, job memory.Job) (memory.Plan, error) {
+func waitJob(ctx context.Context, svc *convmemory.Service, q *convmemory.Queue, job convmemory.Job) (convmemory.Plan, error) {
 	for {
 		p, err := svc.Progress(ctx, job)
 		if err != nil {
@@ -236,7 +236,7 @@ func loadTurns(ctx context.Context, st *store.Store, count tokens.Counter, tenan
 
 // gaugedSummarizer counts calls and the most in flight at once.
 type gaugedSummarizer struct {
-	inner            memory.Summarizer
+	inner            convmemory.Summarizer
 	cur, peak, calls atomic.Int64
 }
 
@@ -250,7 +250,7 @@ func (g *gaugedSummarizer) enter() func() {
 	return func() { g.cur.Add(-1) }
 }
 
-func (g *gaugedSummarizer) SummarizeChunk(ctx context.Context, turns []memory.Turn) (string, error) {
+func (g *gaugedSummarizer) SummarizeChunk(ctx context.Context, turns []convmemory.Turn) (string, error) {
 	defer g.enter()()
 	return g.inner.SummarizeChunk(ctx, turns)
 }

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
@@ -77,7 +77,7 @@ func runCompress(ctx context.Context, e *cmdline.Env, args []string) error {
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 	start := time.Now()
-	job := memory.Job{TenantID: m.tenantID, ConversationID: c.ConversationID, TargetTokens: m.svc.TargetTokens(c.Memory.Window)}
+	job := convmemory.Job{TenantID: m.tenantID, ConversationID: c.ConversationID, TargetTokens: m.svc.TargetTokens(c.Memory.Window)}
 	bar := &compressBar{w: e.Stderr, tty: isTTY(e.Stderr)}
 	runErr := make(chan error, 1)
 	go func() {
@@ -141,7 +141,7 @@ type compressBar struct {
 	last  string
 }
 
-func (b *compressBar) draw(p memory.Plan, elapsed time.Duration) {
+func (b *compressBar) draw(p convmemory.Plan, elapsed time.Duration) {
 	done, planned := p.UnitsDone(), p.UnitsPlanned()
 	level := 1
 	if len(p.Levels) > 0 {

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
@@ -63,7 +63,7 @@ func runConversationContext(ctx context.Context, e *cmdline.Env, c conversationC
 	return printConversationContext(e.Stdout, doc)
 }
 
-func printConversationContext(w io.Writer, doc memory.Context) error {
+func printConversationContext(w io.Writer, doc convmemory.Context) error {
 	var b strings.Builder
 	b.WriteString(doc.Text())
 	if len(doc.Items) == 0 {

@@ -12,9 +12,9 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/envconf"
 	"github.com/mithub/mithub/pkg/llm/openai"
-	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
@@ -68,9 +68,9 @@ func (m *memoryFlags) resolve(command string, getenv func(string) string) error 
 // memoryEnv is an open memory for one tenant.
 type memoryEnv struct {
 	st       *store.Store
-	svc      *memory.Service
-	eng      *memory.Engine
-	queue    *memory.Queue
+	svc      *convmemory.Service
+	eng      *convmemory.Engine
+	queue    *convmemory.Queue
 	tenantID string
 	redis    redis.UniversalClient
 }
@@ -91,7 +91,7 @@ var memoryVars = []string{"MITHUB_LLM_PROVIDER", "MITHUB_LLM_BASE_URL", "MITHUB_
 // llmSettings are the summarizer settings read from the environment.
 type llmSettings struct {
 	provider, baseURL, apiKey, model string
-	cfg                              memory.Config
+	cfg                              convmemory.Config
 	openai                           openai.Config
 }
 
@@ -108,7 +108,7 @@ func loadLLMSettings(getenv func(string) string) (llmSettings, error) {
 		baseURL:  r.String("MITHUB_LLM_BASE_URL", ""),
 		apiKey:   r.String("MITHUB_LLM_API_KEY", ""),
 		model:    r.String("MITHUB_LLM_MODEL", ""),
-		cfg:      memory.LoadConfig(r),
+		cfg:      convmemory.LoadConfig(r),
 	}
 	s.openai = openai.Config{BaseURL: s.baseURL, APIKey: s.apiKey, Model: s.model,
 		Timeout: r.Duration("MITHUB_LLM_TIMEOUT", openai.DefaultTimeout)}
@@ -119,16 +119,16 @@ func loadLLMSettings(getenv func(string) string) (llmSettings, error) {
 }
 
 // summarizer returns the configured summarizer.
-func (s llmSettings) summarizer() (memory.Summarizer, error) {
+func (s llmSettings) summarizer() (convmemory.Summarizer, error) {
 	if s.provider != "openai" {
-		return memory.NewLocal(), nil
+		return convmemory.NewLocal(), nil
 	}
 	c, err := openai.New(s.openai)
 	if err != nil {
 		return nil, fmt.Errorf("LLM provider: %w", err)
 	}
 	cfg := s.cfg.WithDefaults()
-	return memory.Chat{Chat: c, Model: s.model, SummaryTokens: cfg.SummaryTokens, MergeTokens: cfg.MergeTokens}, nil
+	return convmemory.Chat{Chat: c, Model: s.model, SummaryTokens: cfg.SummaryTokens, MergeTokens: cfg.MergeTokens}, nil
 }
 
 // openMemory connects to PostgreSQL (migrating it), resolves the tenant
@@ -169,8 +169,8 @@ func openMemory(ctx context.Context, f memoryFlags, getenv func(string) string, 
 		return nil, fmt.Errorf("resolve tenant: %w", err)
 	}
 	m.tenantID = t.ID
-	m.eng = memory.NewEngine(st, count, sum, ls.cfg)
-	var run memory.Runner = memory.NewInline(m.eng)
+	m.eng = convmemory.NewEngine(st, count, sum, ls.cfg)
+	var run convmemory.Runner = convmemory.NewInline(m.eng)
 	if queue {
 		opt, err := asynq.ParseRedisURI(f.RedisURL)
 		if err != nil {
@@ -183,17 +183,17 @@ func openMemory(ctx context.Context, f memoryFlags, getenv func(string) string, 
 			return nil, fmt.Errorf("%s: unsupported connection type", cmdline.EnvRedisURL)
 		}
 		m.redis = rc
-		m.queue = memory.NewQueue(m.eng, asynq.NewClientFromRedisClient(rc), rc, memory.QueueOptions{},
+		m.queue = convmemory.NewQueue(m.eng, asynq.NewClientFromRedisClient(rc), rc, convmemory.QueueOptions{},
 			slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelWarn})))
 		run = m.queue
 	}
-	m.svc = memory.NewService(m.eng, run)
+	m.svc = convmemory.NewService(m.eng, run)
 	return m, nil
 }
 
 // memoryError turns memory's input errors into usage errors.
 func memoryError(command string, err error) error {
-	if errors.Is(err, memory.ErrInvalid) {
+	if errors.Is(err, convmemory.ErrInvalid) {
 		return cmdline.UsageErrorf(command, "%v", err)
 	}
 	return err

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/store/storetest"
@@ -72,7 +72,7 @@ func TestMemoryCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc memory.Context
+	var doc convmemory.Context
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestMemoryCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var x memory.Export
+	var x convmemory.Export
 	if err := json.Unmarshal([]byte(out), &x); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/conversation"
 	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 )
 
@@ -57,7 +57,7 @@ func runStart(ctx context.Context, e *cmdline.Env, args []string) error {
 		return err
 	}
 	defer m.Close()
-	var conv memory.Conversation
+	var conv conversation.Conversation
 	if c.MeetingID != "" {
 		conv, err = m.svc.StartMeeting(ctx, m.tenantID, c.MeetingID)
 	} else {

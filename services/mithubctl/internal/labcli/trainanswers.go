@@ -19,7 +19,7 @@ func trainAnswersCommand() cmdline.Command {
 	return cmdline.Command{
 		Name:    "train-answers",
 		Summary: "learn the local provider's extractive answer model from QMSum specific queries (no services)",
-		Usage:   "mithub-lab train-answers DIR [--out pkg/ask/answermodel.json] [--limit N] [--steps 3000] [--turns 20]",
+		Usage:   "mithub-lab train-answers DIR [--out pkg/answer/answermodel.json] [--limit N] [--steps 3000] [--turns 20]",
 		Flags: func() *flag.FlagSet {
 			var c trainAnswersConfig
 			return trainAnswersFlags(&c)

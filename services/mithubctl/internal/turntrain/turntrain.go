@@ -19,9 +19,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mithub/mithub/pkg/llm/local"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/textutil"
 )
 
@@ -64,10 +64,10 @@ func Load(ctx context.Context, dir string, o Options) ([]Query, Stats, error) {
 	if o.Limit > 0 && len(files) > o.Limit {
 		files = files[:o.Limit]
 	}
-	emb := local.NewEmbedder(0)
+	emb := segment.NewEmbedder(0)
 	src := &turnSource{turns: map[string][]meetingctx.Turn{}}
 	eng := meetingctx.NewEngine(meetingctx.EngineDeps{
-		Segmenter: local.NewSegmenter(local.SegmenterConfig{}), Summarizer: local.NewSummarizer(), Embedder: emb,
+		Segmenter: segment.NewSegmenter(segment.SegmenterConfig{}), Summarizer: segment.NewSummarizer(), Embedder: emb,
 		Store: discard{}, Turns: src, MaxConcurrentLLM: 1,
 	})
 	defer eng.Close(time.Minute)

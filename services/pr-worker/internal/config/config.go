@@ -10,9 +10,9 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/envconf"
 	"github.com/mithub/mithub/pkg/logging"
-	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/services/pr-worker/internal/jobs"
 )
@@ -60,8 +60,8 @@ type Config struct {
 	// bound).
 	MemoryBankMaxBytes int
 	// Memory holds the long-conversation memory settings, MITHUB_MEMORY_*
-	// (see memory.LoadConfig: chunk 500 tokens, fan-in 5, 20 in flight).
-	Memory memory.Config
+	// (see convmemory.LoadConfig: chunk 500 tokens, fan-in 5, 20 in flight).
+	Memory convmemory.Config
 }
 
 // Providers.
@@ -110,7 +110,7 @@ func load(r *envconf.Reader) (Config, error) {
 			Timeout:       r.Duration("MITHUB_LLM_TIMEOUT", 60*time.Second),
 		},
 	}
-	c.Memory = memory.LoadConfig(r)
+	c.Memory = convmemory.LoadConfig(r)
 	if c.LLM.Provider == ProviderOpenAI {
 		if c.LLM.BaseURL == "" {
 			r.Fail("MITHUB_LLM_BASE_URL", "required when MITHUB_LLM_PROVIDER=openai")

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/services/pr-worker/internal/config"
 )
@@ -27,7 +27,7 @@ func TestDefaults(t *testing.T) {
 		ShutdownTimeout:    30 * time.Second,
 		LLM:                config.LLMConfig{Provider: "local", Timeout: 60 * time.Second},
 		MemoryBankMaxBytes: 16384,
-		Memory: memory.Config{ChunkTokens: 500, FanIn: 5, MaxInFlight: 20, ContextWindow: tokens.DefaultContextWindow,
+		Memory: convmemory.Config{ChunkTokens: 500, FanIn: 5, MaxInFlight: 20, ContextWindow: tokens.DefaultContextWindow,
 			CompressAt: 0.70, CompressTo: 0.10, SummaryTokens: 200, MergeTokens: 300},
 	}
 	if !reflect.DeepEqual(c, want) {

@@ -9,8 +9,8 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/llm/openai"
-	"github.com/mithub/mithub/pkg/memory"
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/tokens"
 )
@@ -22,29 +22,29 @@ type MemoryLLM struct {
 	Timeout                          time.Duration
 }
 
-// Memory handles memory:summarize and memory:merge through memory.Queue.
+// Memory handles memory:summarize and memory:merge through convmemory.Queue.
 type Memory struct {
-	q *memory.Queue
+	q *convmemory.Queue
 }
 
 // NewMemory builds the memory engine on st with the configured
 // summarizer; tasks it plans are enqueued on rc.
-func NewMemory(cfg memory.Config, chat MemoryLLM, st memory.Store, rc redis.UniversalClient, log *slog.Logger) (*Memory, error) {
+func NewMemory(cfg convmemory.Config, chat MemoryLLM, st convmemory.Store, rc redis.UniversalClient, log *slog.Logger) (*Memory, error) {
 	count, err := tokens.ForModel(chat.Model)
 	if err != nil {
 		return nil, fmt.Errorf("token counter: %w", err)
 	}
 	cfg = cfg.WithDefaults()
-	var sum memory.Summarizer = memory.NewLocal()
+	var sum convmemory.Summarizer = convmemory.NewLocal()
 	if chat.Provider == "openai" {
 		c, err := openai.New(openai.Config{BaseURL: chat.BaseURL, APIKey: chat.APIKey, Model: chat.Model, Timeout: chat.Timeout})
 		if err != nil {
 			return nil, fmt.Errorf("LLM provider: %w", err)
 		}
-		sum = memory.Chat{Chat: c, Model: chat.Model, SummaryTokens: cfg.SummaryTokens, MergeTokens: cfg.MergeTokens}
+		sum = convmemory.Chat{Chat: c, Model: chat.Model, SummaryTokens: cfg.SummaryTokens, MergeTokens: cfg.MergeTokens}
 	}
-	eng := memory.NewEngine(st, count, sum, cfg)
-	q := memory.NewQueue(eng, asynq.NewClientFromRedisClient(rc), rc, memory.QueueOptions{QueueName: QueueMemory},
+	eng := convmemory.NewEngine(st, count, sum, cfg)
+	q := convmemory.NewQueue(eng, asynq.NewClientFromRedisClient(rc), rc, convmemory.QueueOptions{QueueName: QueueMemory},
 		log.With("component", "memory"))
 	return &Memory{q: q}, nil
 }

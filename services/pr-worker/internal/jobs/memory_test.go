@@ -9,13 +9,13 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/mithub/mithub/pkg/memory"
+	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/services/pr-worker/internal/jobs"
 )
 
 func TestMemoryTasksWithBadPayloadsAreNotRetried(t *testing.T) {
-	m, err := jobs.NewMemory(memory.Config{}, jobs.MemoryLLM{Provider: "local"}, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	m, err := jobs.NewMemory(convmemory.Config{}, jobs.MemoryLLM{Provider: "local"}, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

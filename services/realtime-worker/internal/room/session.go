@@ -14,8 +14,8 @@ import (
 	"github.com/livekit/protocol/livekit"
 	lksdk "github.com/livekit/server-sdk-go/v2"
 
+	"github.com/mithub/mithub/pkg/answer"
 	"github.com/mithub/mithub/pkg/apiclient"
-	"github.com/mithub/mithub/pkg/ask"
 	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tokens"
@@ -258,7 +258,7 @@ func ptr[T any](v T) *T { return &v }
 
 // askMode is a catch-up for "what did I miss?" and an answer otherwise.
 func askMode(question string) askmode.Mode {
-	if ask.IsCatchUp(question) {
+	if answer.IsCatchUp(question) {
 		return askmode.CatchUp
 	}
 	return askmode.Answer

@@ -1,0 +1,121 @@
+package answer_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/mithub/mithub/pkg/answer"
+	"github.com/mithub/mithub/pkg/askmode"
+	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
+	"github.com/mithub/mithub/pkg/tokens"
+)
+
+// BenchmarkBuild packs an answer context for an 8K window from three
+// searched topics of 400 turns, 25 recent and 25 pending turns, with the
+// turns' token counts stored at ingest and line-prefix counts kept across
+// builds, as the ask service builds it.
+func BenchmarkBuild(b *testing.B) {
+	c, err := tokens.ForEncoding(tokens.CL100K)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	turns := randomTurns(rng, c, 1250)
+	in := answer.Input{
+		Mode: askmode.Answer, Question: "What did we decide about the battery budget?",
+		Recent: turns[1200:1225], Pending: turns[1225:], Counter: c, Budget: tokens.NewBudget(8192, 1024).Available(),
+		StoredTokens: true, Prefixes: answer.NewPrefixCounts(),
+	}
+	for i := range 3 {
+		in.Searched = append(in.Searched, answer.SearchedTopic{Turns: turns[i*400 : (i+1)*400]})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := answer.Build(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScore ranks 1,200 QMSum turns against one of its queries.
+func BenchmarkScore(b *testing.B) {
+	dir := qmsumtest.Dir(b)
+	m, err := qmsum.Load(filepath.Join(dir, "val", "Bed002.json"))
+	if err != nil {
+		b.Skip(err)
+	}
+	var turns []meetingctx.Turn
+	for len(turns) < 1200 {
+		for _, u := range qmsum.Utterances(m, "") {
+			turns = append(turns, meetingctx.Turn{Seq: len(turns), Text: u.Text})
+		}
+	}
+	turns = turns[:1200]
+	b.ReportAllocs()
+	for b.Loop() {
+		answer.Score(turns, m.SpecificQueries[0].Query)
+	}
+}
+
+// BenchmarkExtractive answers one QMSum query extractively from the
+// context an ask builds at the end of the meeting: the 40 best turns of
+// turn search and the 25 latest turns. "cold" cleans every candidate turn
+// (a context without indexed turns); "cached" is the ask path, whose
+// indexed turns keep their cleaned sentences between asks.
+func BenchmarkExtractive(b *testing.B) {
+	dir, err := qmsum.DataDir()
+	if err != nil {
+		b.Skip(err)
+	}
+	m, err := qmsum.Load(filepath.Join(dir, "val", "Bed002.json"))
+	if err != nil {
+		b.Skip(err)
+	}
+	var turns []meetingctx.Turn
+	for i, u := range qmsum.Utterances(m, "") {
+		turns = append(turns, meetingctx.Turn{Seq: i, SpeakerName: u.SpeakerName, Text: u.Text, StartMS: u.StartMS, Confidence: 1})
+	}
+	q := m.SpecificQueries[0].Query
+	hits := meetingctx.RankTurns(meetingctx.TurnQuery{Query: q, Turns: turns}, meetingctx.DefaultTurnWeights, 40)
+	rank := map[int]int{}
+	st := answer.SearchedTopic{Index: answer.NewTurnIndex(turns[:len(turns)-25])}
+	for i, h := range hits {
+		rank[h.Seq] = i + 1
+		if h.Seq < len(turns)-25 {
+			st.Order, st.Ranks = append(st.Order, h.Seq), append(st.Ranks, i+1)
+		}
+	}
+	var ps []*meetingctx.Turn
+	var ranks []int
+	for i := range turns {
+		if r, ok := rank[i]; ok || i >= len(turns)-25 {
+			ps, ranks = append(ps, &turns[i]), append(ranks, r)
+		}
+	}
+	counter, err := tokens.ForEncoding(tokens.CL100K)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cached, err := answer.Build(answer.Input{Mode: askmode.Answer, Question: q, Searched: []answer.SearchedTopic{st},
+		Recent: turns[len(turns)-25:], Counter: counter, Budget: 100_000, TurnsOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ctx  answer.Context
+	}{{"cold", answer.NewContext(ps, ranks)}, {"cached", cached}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := (answer.Extractive{}).Answer(context.Background(), c.ctx, askmode.Answer, q, func(string) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,583 @@
+package answer
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/mithub/mithub/pkg/cleantext"
+	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/rouge"
+	"github.com/mithub/mithub/pkg/textutil"
+)
+
+// Sentence features of the extractive answerer, each in [0, 1].
+const (
+	// FTurnRR is 1/rank of the sentence's turn in turn search (0 when
+	// the turn was not a search hit).
+	FTurnRR = iota
+	// FTurnBM25 is the turn's BM25 for the query over the best in the
+	// context.
+	FTurnBM25
+	// FNearBM25 is the mean FTurnBM25 of the context turns within 3 seqs.
+	FNearBM25
+	// FCover is the share of the query's (stemmed) terms in the sentence.
+	FCover
+	// FHits is the query terms' occurrences in the sentence, over 3, capped.
+	FHits
+	// FLength is log(1+words)/log(41), capped.
+	FLength
+	// FShort is 1 for a sentence of fewer than 6 words.
+	FShort
+	// FQuestion is 1 for a sentence ending with "?".
+	FQuestion
+	// FPosition is the sentence's place in its turn, 0 first .. 1 last.
+	FPosition
+	// FTurnLength is log(1+words of the turn)/log(201), capped.
+	FTurnLength
+	// FNoise is the share of the turn's words that cleaning removed.
+	FNoise
+	// FSpeakerNamed is 1 when the question names the turn's speaker.
+	FSpeakerNamed
+	// FSpeakerShare is the share of the candidate turns by the speaker.
+	FSpeakerShare
+	// FCentral is the mean, over the sentence's terms, of the share of
+	// candidate turns that have the term, over the best in the answer's
+	// candidates: how much the sentence is about what the matching turns
+	// are about.
+	FCentral
+	// NumFeatures counts the features.
+	NumFeatures
+)
+
+// FeatureNames name the features in order, as answermodel.json lists them.
+var FeatureNames = [NumFeatures]string{"turn_rr", "turn_bm25", "near_bm25", "query_cover", "query_hits", "length",
+	"short", "question", "position", "turn_length", "noise", "speaker_named", "speaker_share", "central"}
+
+// AnswerModel ranks and selects the sentences of an extractive answer: a
+// logistic regression over the sentence features, MMR redundancy removal
+// and target lengths. The shipped model (answermodel.json) is learned on
+// QMSum train by `make train-answers`.
+type AnswerModel struct {
+	Features []string  `json:"features"`
+	Weights  []float64 `json:"weights"`
+	Bias     float64   `json:"bias"`
+	// Lambda weighs relevance against redundancy in MMR (1: no
+	// redundancy penalty).
+	Lambda float64 `json:"mmr_lambda"`
+	// SummaryWords is the target length of an answer to a request for a
+	// summary ("summarize", "discuss", "요약"), QuestionWords of any other
+	// question; both are clamped to the answerer's bounds.
+	SummaryWords  int `json:"summary_words"`
+	QuestionWords int `json:"question_words"`
+	// Turns is how many of the best matching turns give candidates.
+	Turns int `json:"turns"`
+}
+
+//go:embed answermodel.json
+var answerModelJSON []byte
+
+// DefaultAnswerModel is the shipped, learned model.
+var DefaultAnswerModel = mustAnswerModel(answerModelJSON)
+
+func mustAnswerModel(b []byte) AnswerModel {
+	m, err := ParseAnswerModel(b)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// ParseAnswerModel reads a model in the format of answermodel.json.
+func ParseAnswerModel(b []byte) (AnswerModel, error) {
+	var m AnswerModel
+	if err := json.Unmarshal(b, &m); err != nil {
+		return AnswerModel{}, fmt.Errorf("answer model: %w", err)
+	}
+	if len(m.Weights) != int(NumFeatures) || !slices.Equal(m.Features, FeatureNames[:]) {
+		return AnswerModel{}, fmt.Errorf("answer model: features %v do not match %v", m.Features, FeatureNames)
+	}
+	if m.Lambda <= 0 || m.Lambda > 1 || m.Turns <= 0 {
+		return AnswerModel{}, fmt.Errorf("answer model: mmr_lambda must be in (0, 1] and turns > 0")
+	}
+	return m, nil
+}
+
+// Sentence is a candidate sentence of an extractive answer.
+type Sentence struct {
+	// Turn is the index of its turn in Context.Turns.
+	Turn int
+	// Pos is its place in the turn's cleaned sentences.
+	Pos   int
+	Text  string
+	Words int
+	F     [NumFeatures]float64
+	Score float64
+	terms []string
+}
+
+// Point is one line of an extractive answer: consecutive selected
+// sentences of one turn.
+type Point struct {
+	Turn    int
+	Speaker string
+	Text    string
+}
+
+// Plain is the point as the answer shows it, without its citation.
+func (p Point) Plain() string { return p.Speaker + ": " + p.Text }
+
+// NewContext is a context of turns (in meeting order) whose ranks[i] is
+// turn i's rank in turn search, from 1 (0: not a hit), as Build makes it
+// from Input.Searched. For evaluation and training; ranks may be nil.
+func NewContext(turns []*meetingctx.Turn, ranks []int) Context {
+	c := Context{Turns: turns, rank: make([]int, len(turns))}
+	copy(c.rank, ranks)
+	return c
+}
+
+var summaryRE = regexp.MustCompile(`(?i)\b(summar\w*|discuss\w*|overview|recap)\b|요약|논의|정리`)
+
+// IsSummaryRequest reports whether a question asks for a summary of a
+// discussion rather than a specific fact.
+func IsSummaryRequest(q string) bool { return summaryRE.MatchString(q) }
+
+// speakerAskRE finds the person of "what did X say/think about Y" and
+// "X가 Y에 대해 뭐라고 했어?".
+var (
+	speakerAskRE   = regexp.MustCompile(`(?i)\bwhat (?:did|does|do|was|were|is) (?:the )?(.+?) (?:say|said|think|thought|suggest|propose|mention|opinion|view|feel)`)
+	speakerAskKoRE = regexp.MustCompile(`^\s*(\S+?)(?:님)?(?:은|는|이|가)\s+.*(?:뭐라고|어떻게 생각|의견|말했|얘기했)`)
+)
+
+// askedSpeaker returns the speaker a question asks about, lowercased, or "".
+func askedSpeaker(q string) string {
+	if m := speakerAskRE.FindStringSubmatch(q); m != nil {
+		return strings.ToLower(strings.TrimSpace(m[1]))
+	}
+	if m := speakerAskKoRE.FindStringSubmatch(q); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
+func speakerMatches(t *meetingctx.Turn, who string) bool {
+	if who == "" {
+		return false
+	}
+	for _, n := range []string{t.SpeakerName, t.SpeakerID} {
+		n = strings.ToLower(strings.TrimSpace(n))
+		if n != "" && (n == who || strings.Contains(who, n) || len(who) >= 3 && strings.Contains(n, who)) {
+			return true
+		}
+		// "C" for "Professor C", "Grad E".
+		if f := strings.Fields(n); len(f) > 1 && f[len(f)-1] == who {
+			return true
+		}
+	}
+	return false
+}
+
+// questionWords are how a question is asked, not what it is about,
+// stemmed: the sentence features leave them out of the query's terms
+// ("And I think that's about it" does not answer "What did C think
+// about ...").
+var questionWords = map[string]bool{
+	"think": true, "thought": true, "discuss": true, "summar": true, "summari": true, "say": true, "said": true,
+	"talk": true, "mention": true, "opinion": true, "view": true, "group": true, "meet": true, "decid": true,
+	"decis": true, "explain": true, "suggest": true, "propos": true, "reason": true, "feel": true,
+	"agre": true, "conclus": true, "conclud": true, "consid": true, "idea": true,
+	"논의": true, "요약": true, "생각": true, "의견": true, "회의": true,
+}
+
+// stemmedTerms returns the distinct search terms of s, English ones
+// Porter-stemmed, sorted.
+func stemmedTerms(s string) []string {
+	ts := textutil.Terms(nil, s)
+	for i, t := range ts {
+		if len(t) > 3 && t[0] < 0x80 {
+			ts[i] = rouge.Stem(t)
+		}
+	}
+	slices.Sort(ts)
+	return slices.Compact(ts)
+}
+
+// turnSentences are a turn's cleaned sentences and what the answerer
+// needs of them that does not depend on the query, computed once per
+// indexed turn (the ask topic cache keeps them between asks).
+type turnSentences struct {
+	once                 sync.Once
+	sents                []cleanSentence
+	rawWords, cleanWords int
+}
+
+type cleanSentence struct {
+	text  string
+	words int
+	// terms are its distinct stemmed terms, sorted; freqs[i] counts
+	// terms[i].
+	terms []string
+	freqs []int32
+}
+
+// textSentences keeps the cleaned sentences of turns that are not
+// indexed (the latest and pending turns, copied afresh for every ask), by
+// text; it starts afresh when it holds maxTextSentences texts.
+var textSentences = struct {
+	sync.Mutex
+	m map[string]*turnSentences
+}{m: map[string]*turnSentences{}}
+
+const maxTextSentences = 1 << 13
+
+// sentencesOf returns the cleaned sentences of a turn: from cache when it
+// is not nil, else from textSentences.
+func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
+	if cache == nil {
+		textSentences.Lock()
+		cache = textSentences.m[t.Text]
+		if cache == nil {
+			if len(textSentences.m) >= maxTextSentences {
+				clear(textSentences.m)
+			}
+			cache = &turnSentences{}
+			textSentences.m[t.Text] = cache
+		}
+		textSentences.Unlock()
+	}
+	cache.once.Do(func() {
+		clean := cleantext.Clean(t.Text)
+		cache.rawWords, cache.cleanWords = wordCount(t.Text), wordCount(clean)
+		for _, s := range cleantext.Sentences(clean) {
+			for _, piece := range splitLong(s) {
+				w := wordCount(piece)
+				if w < minSentenceWords {
+					continue
+				}
+				ts := textutil.Terms(nil, piece)
+				for i, x := range ts {
+					if len(x) > 3 && x[0] < 0x80 {
+						ts[i] = rouge.Stem(x)
+					}
+				}
+				slices.Sort(ts)
+				cs := cleanSentence{text: piece, words: w}
+				for i, x := range ts {
+					if i > 0 && x == ts[i-1] {
+						cs.freqs[len(cs.freqs)-1]++
+						continue
+					}
+					cs.terms = append(cs.terms, x)
+					cs.freqs = append(cs.freqs, 1)
+				}
+				cache.sents = append(cache.sents, cs)
+			}
+		}
+	})
+	return cache
+}
+
+// maxSentenceWords: a longer sentence is cut at commas into pieces of at
+// least minPieceWords words.
+const (
+	maxSentenceWords = 40
+	minPieceWords    = 12
+	minSentenceWords = 3
+)
+
+func splitLong(s string) []string {
+	if len(strings.Fields(s)) <= maxSentenceWords {
+		return []string{s}
+	}
+	var out []string
+	var cur []string
+	for _, w := range strings.Fields(s) {
+		cur = append(cur, w)
+		if len(cur) >= minPieceWords && strings.HasSuffix(w, ",") {
+			out = append(out, strings.TrimSuffix(strings.Join(cur, " "), ","))
+			cur = nil
+		}
+	}
+	if len(cur) > 0 {
+		if len(cur) < minPieceWords/2 && len(out) > 0 {
+			out[len(out)-1] += ", " + strings.Join(cur, " ")
+		} else {
+			out = append(out, strings.Join(cur, " "))
+		}
+	}
+	return out
+}
+
+// Candidates returns the candidate sentences of the context's turns for
+// query, with their features and scores: the sentences of the model's
+// Turns best turns (by search rank, then BM25). For "what did X say"
+// questions only X's turns are used when the context has any. With an
+// empty query (catch-up, summary) every turn gives candidates and the
+// query features are 0.
+func (m AnswerModel) Candidates(c Context, query string) []Sentence {
+	n := len(c.Turns)
+	if n == 0 {
+		return nil
+	}
+	bm := make([]float64, n)
+	if query != "" {
+		bm = scoreContext(c, query)
+		best := slices.Max(bm)
+		for i := range bm {
+			if best > 0 {
+				bm[i] /= best
+			}
+		}
+	}
+	rr := make([]float64, n)
+	for i := range n {
+		if i < len(c.rank) && c.rank[i] > 0 {
+			rr[i] = 1 / float64(c.rank[i])
+		}
+	}
+	// The candidate turns.
+	idx := make([]int, 0, n)
+	for i := range n {
+		if query == "" || rr[i] > 0 || bm[i] > 0 {
+			idx = append(idx, i)
+		}
+	}
+	who := askedSpeaker(query)
+	if who != "" {
+		var own []int
+		for _, i := range idx {
+			if speakerMatches(c.Turns[i], who) {
+				own = append(own, i)
+			}
+		}
+		if len(own) > 0 {
+			idx = own
+		}
+	}
+	if query != "" {
+		sort.SliceStable(idx, func(a, b int) bool {
+			return max(rr[idx[a]], bm[idx[a]]) > max(rr[idx[b]], bm[idx[b]])
+		})
+		if len(idx) > m.Turns {
+			idx = idx[:m.Turns]
+		}
+	}
+	speakers := map[string]int{}
+	for _, i := range idx {
+		speakers[speakerOf(*c.Turns[i])]++
+	}
+	// BM25 of the turns near each turn, by seq.
+	bySeq := make(map[int]float64, n)
+	for i, t := range c.Turns {
+		bySeq[t.Seq] = bm[i]
+	}
+	qterms := stemmedTerms(query)
+	if kept := slices.DeleteFunc(slices.Clone(qterms), func(t string) bool { return questionWords[t] }); len(kept) > 0 {
+		qterms = kept
+	}
+	var out []Sentence
+	for _, i := range idx {
+		t := c.Turns[i]
+		near, cnt := 0.0, 0
+		for d := -3; d <= 3; d++ {
+			if v, ok := bySeq[t.Seq+d]; ok && d != 0 {
+				near += v
+				cnt++
+			}
+		}
+		if cnt > 0 {
+			near /= float64(cnt)
+		}
+		var cache *turnSentences
+		if i < len(c.index) && c.index[i] != nil {
+			cache = c.index[i].sents
+		}
+		ts := sentencesOf(t, cache)
+		raw, cw := ts.rawWords, ts.cleanWords
+		named := 0.0
+		if speakerMatches(t, strings.ToLower(query)) || who != "" && speakerMatches(t, who) {
+			named = 1
+		}
+		for p, cs := range ts.sents {
+			w := cs.words
+			sen := Sentence{Turn: i, Pos: p, Text: cs.text, Words: w, terms: cs.terms}
+			f := &sen.F
+			f[FTurnRR], f[FTurnBM25], f[FNearBM25] = rr[i], bm[i], near
+			if len(qterms) > 0 {
+				hits, cover := 0, 0
+				for _, q := range qterms {
+					if k, ok := slices.BinarySearch(cs.terms, q); ok {
+						cover++
+						hits += int(cs.freqs[k])
+					}
+				}
+				f[FCover] = float64(cover) / float64(len(qterms))
+				f[FHits] = min(1, float64(hits)/3)
+			}
+			f[FLength] = min(1, math.Log1p(float64(w))/math.Log(41))
+			if w < 6 {
+				f[FShort] = 1
+			}
+			if strings.HasSuffix(cs.text, "?") {
+				f[FQuestion] = 1
+			}
+			if len(ts.sents) > 1 {
+				f[FPosition] = float64(p) / float64(len(ts.sents)-1)
+			}
+			f[FTurnLength] = min(1, math.Log1p(float64(raw))/math.Log(201))
+			if raw > 0 {
+				f[FNoise] = max(0, 1-float64(cw)/float64(raw))
+			}
+			f[FSpeakerNamed] = named
+			f[FSpeakerShare] = float64(speakers[speakerOf(*t)]) / float64(len(idx))
+			out = append(out, sen)
+		}
+	}
+	// Centrality: how many candidate turns share each sentence term.
+	df := map[string]int{}
+	for k := 0; k < len(out); {
+		turn := out[k].Turn
+		seen := map[string]bool{}
+		for ; k < len(out) && out[k].Turn == turn; k++ {
+			for _, t := range out[k].terms {
+				if !seen[t] {
+					seen[t] = true
+					df[t]++
+				}
+			}
+		}
+	}
+	best := 0.0
+	for k := range out {
+		c := 0.0
+		for _, t := range out[k].terms {
+			c += float64(df[t] - 1)
+		}
+		if len(out[k].terms) > 0 {
+			c /= float64(len(out[k].terms))
+		}
+		out[k].F[FCentral] = c
+		best = max(best, c)
+	}
+	for k := range out {
+		if best > 0 {
+			out[k].F[FCentral] /= best
+		}
+		out[k].Score = m.Score(out[k].F)
+	}
+	return out
+}
+
+// Score is the model's probability that a sentence belongs in the answer.
+func (m AnswerModel) Score(f [NumFeatures]float64) float64 {
+	z := m.Bias
+	for k, w := range m.Weights {
+		z += w * f[k]
+	}
+	return 1 / (1 + math.Exp(-z))
+}
+
+// Target returns the target length, in words, of an answer to query,
+// within [minWords, maxWords].
+func (m AnswerModel) Target(query string, minWords, maxWords int) int {
+	t := m.QuestionWords
+	if query == "" || IsSummaryRequest(query) {
+		t = m.SummaryWords
+	}
+	return max(minWords, min(maxWords, t))
+}
+
+// maxCandidates bounds the sentences MMR considers (the best by score).
+const maxCandidates = 80
+
+// Select picks sentences best first by MMR, λ·score − (1−λ)·(the most
+// term overlap, Jaccard, with a sentence already picked), until target
+// words are reached, never passing maxWords; the result is in meeting
+// order.
+func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
+	pool := slices.Clone(cands)
+	sort.SliceStable(pool, func(a, b int) bool { return pool[a].Score > pool[b].Score })
+	if len(pool) > maxCandidates {
+		pool = pool[:maxCandidates]
+	}
+	var picked []Sentence
+	used := make([]bool, len(pool))
+	words := 0
+	for words < target {
+		best, bestV := -1, math.Inf(-1)
+		for k, s := range pool {
+			if used[k] || words+s.Words > maxWords {
+				continue
+			}
+			sim := 0.0
+			for _, p := range picked {
+				sim = max(sim, jaccard(s.terms, p.terms))
+			}
+			if v := m.Lambda*s.Score - (1-m.Lambda)*sim; v > bestV {
+				best, bestV = k, v
+			}
+		}
+		if best < 0 {
+			break
+		}
+		used[best] = true
+		picked = append(picked, pool[best])
+		words += pool[best].Words
+	}
+	return picked
+}
+
+func jaccard(a, b []string) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	i, j, common := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			common++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return float64(common) / float64(len(a)+len(b)-common)
+}
+
+// Points orders picked sentences by meeting time and joins consecutive
+// sentences of one turn into one point.
+func Points(c Context, picked []Sentence) []Point {
+	s := slices.Clone(picked)
+	slices.SortFunc(s, func(a, b Sentence) int {
+		if d := c.Turns[a.Turn].Seq - c.Turns[b.Turn].Seq; d != 0 {
+			return d
+		}
+		return a.Pos - b.Pos
+	})
+	var out []Point
+	for _, x := range s {
+		if k := len(out) - 1; k >= 0 && out[k].Turn == x.Turn {
+			out[k].Text += " " + x.Text
+			continue
+		}
+		out = append(out, Point{Turn: x.Turn, Speaker: speakerOf(*c.Turns[x.Turn]), Text: x.Text})
+	}
+	return out
+}
+
+// Extract is the whole extractive selection: candidates, MMR to the
+// query's target length within [minWords, maxWords], points in meeting
+// order.
+func (m AnswerModel) Extract(c Context, query string, minWords, maxWords int) []Point {
+	cands := m.Candidates(c, query)
+	return Points(c, m.Select(cands, m.Target(query, minWords, maxWords), maxWords))
+}

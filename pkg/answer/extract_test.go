@@ -1,0 +1,161 @@
+package answer_test
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mithub/mithub/pkg/answer"
+	"github.com/mithub/mithub/pkg/askmode"
+	"github.com/mithub/mithub/pkg/meetingctx"
+)
+
+func fixture(rows [][2]string) []meetingctx.Turn {
+	ts := make([]meetingctx.Turn, len(rows))
+	for i, r := range rows {
+		ts[i] = meetingctx.Turn{Seq: i, SpeakerID: strings.ToLower(r[0]), SpeakerName: r[0], Text: r[1],
+			StartMS: int64(i) * 20_000, EndMS: int64(i)*20_000 + 15_000, Confidence: 0.95}
+	}
+	return ts
+}
+
+func citedSeqs(a answer.Answer) []int {
+	var out []int
+	for _, c := range a.Citations {
+		out = append(out, c.Seq)
+	}
+	slices.Sort(out)
+	return out
+}
+
+var lineCiteRE = regexp.MustCompile(`^- .+ \[\d+\]$`)
+
+// checkShape: a lead line saying the answer is extracted, then points
+// that each end with a citation.
+func checkShape(t *testing.T, a answer.Answer, lead string) {
+	t.Helper()
+	lines := strings.Split(a.Text, "\n")
+	if !strings.Contains(lines[0], lead) || !strings.HasSuffix(lines[0], ":") {
+		t.Fatalf("lead line %q lacks %q", lines[0], lead)
+	}
+	for _, l := range lines[1:] {
+		if !lineCiteRE.MatchString(l) {
+			t.Fatalf("point without a citation: %q", l)
+		}
+	}
+}
+
+// A Korean meeting asked in Korean: the answer cites the turns about the
+// deployment schedule, not the ones about lunch or the budget, and reads
+// without fillers.
+func TestExtractiveKoreanCitedTurns(t *testing.T) {
+	turns := fixture([][2]string{
+		{"김민수", "음 오늘은 점심 메뉴부터 정하죠. 김치찌개 어때요?"},
+		{"이지은", "어 저는 좋아요. 근처 식당으로 가요."},
+		{"박준호", "배포 일정은 다음 주 금요일로 잡았습니다. 배포 전에 QA를 목요일까지 끝내야 해요."},
+		{"김민수", "그 그 배포 일정이 밀리면 고객 공지를 월요일에 다시 보내야 합니다."},
+		{"이지은", "예산은 분기 말에 다시 검토하기로 해요."},
+		{"박준호", "네 알겠습니다."},
+	})
+	c := answer.NewContext(ptrs(turns), []int{0, 0, 1, 2, 0, 0})
+	ans, _ := collect(t, answer.Extractive{}, c, askmode.Answer, "배포 일정은 어떻게 정했나요?")
+	checkShape(t, ans, "발췌")
+	if got := citedSeqs(ans); !slices.Equal(got, []int{2, 3}) {
+		t.Fatalf("cited %v, want [2 3]:\n%s", got, ans.Text)
+	}
+	if strings.Contains(ans.Text, "그 그 ") || strings.Contains(ans.Text, "김치찌개") {
+		t.Fatalf("answer not cleaned or off topic:\n%s", ans.Text)
+	}
+	// The stored turn stays verbatim; its citation carries it.
+	for _, cit := range ans.Citations {
+		if cit.Text != turns[cit.Seq].Text {
+			t.Fatalf("citation text %q is not the stored turn %q", cit.Text, turns[cit.Seq].Text)
+		}
+	}
+}
+
+func ptrs(ts []meetingctx.Turn) []*meetingctx.Turn {
+	out := make([]*meetingctx.Turn, len(ts))
+	for i := range ts {
+		out[i] = &ts[i]
+	}
+	return out
+}
+
+func TestExtractiveEnglishCleanBudgetOrder(t *testing.T) {
+	turns := fixture([][2]string{
+		{"Grad A", "So we {disfmarker} we bought two wireless microphones for the recording equipment . They arrive next week ."},
+		{"Professor B", "Um , the budget meeting is on Monday ."},
+		{"Grad C", "The the recording equipment needs a new mixer , and uh the old mixer is broken ."},
+		{"Grad A", "We bought two wireless microphones for the recording equipment ."},
+		{"PhD D", "Lunch is at noon ."},
+	})
+	c := answer.NewContext(ptrs(turns), []int{1, 0, 2, 3, 0})
+	e := answer.Extractive{MinWords: 5, MaxWords: 30}
+	ans, _ := collect(t, e, c, askmode.Answer, "What was said about the recording equipment?")
+	checkShape(t, ans, "Extracted from the transcript")
+	if strings.Contains(ans.Text, "{") || strings.Contains(ans.Text, "The the") || strings.Contains(ans.Text, " uh ") {
+		t.Fatalf("transcription noise in the answer:\n%s", ans.Text)
+	}
+	body := strings.Join(strings.Split(ans.Text, "\n")[1:], " ")
+	if n := len(strings.Fields(regexp.MustCompile(`\[\d+\]|- `).ReplaceAllString(body, ""))); n > 30+2*len(ans.Citations) {
+		t.Fatalf("answer has %d words, budget 30:\n%s", n, ans.Text)
+	}
+	// The same sentence said twice is given once (MMR), and points are in
+	// meeting order.
+	if strings.Count(ans.Text, "bought two wireless microphones") != 1 {
+		t.Fatalf("redundant sentence repeated or missing:\n%s", ans.Text)
+	}
+	if got := citedSeqs(ans); slices.Contains(got, 1) || slices.Contains(got, 4) {
+		t.Fatalf("cited off-topic turns %v:\n%s", got, ans.Text)
+	}
+	var last int
+	for _, cit := range ans.Citations {
+		if cit.Seq < last {
+			t.Fatalf("points not in meeting order: %v", citedSeqs(ans))
+		}
+		last = cit.Seq
+	}
+}
+
+// "What did X say about Y" keeps to X's turns when X spoke about it.
+func TestExtractiveSpeakerFilter(t *testing.T) {
+	turns := fixture([][2]string{
+		{"Kim", "The battery should be rechargeable because users hate replacing batteries."},
+		{"Lee", "A rechargeable battery costs too much for our budget."},
+		{"Kim", "I also think the battery charger can be sold separately."},
+	})
+	c := answer.NewContext(ptrs(turns), []int{1, 2, 3})
+	ans, _ := collect(t, answer.Extractive{MinWords: 40, MaxWords: 90}, c, askmode.Answer, "What did Kim say about the battery?")
+	if got := citedSeqs(ans); !slices.Equal(got, []int{0, 2}) {
+		t.Fatalf("cited %v, want Kim's turns [0 2]:\n%s", got, ans.Text)
+	}
+	ans, _ = collect(t, answer.Extractive{MinWords: 40, MaxWords: 90}, c, askmode.Answer, "What was said about the battery?")
+	if got := citedSeqs(ans); !slices.Contains(got, 1) {
+		t.Fatalf("without a speaker, Lee's turn should be cited too: %v", got)
+	}
+	// QMSum asks about "C" for the speaker "Professor C".
+	turns = fixture([][2]string{
+		{"Grad A", "The recording equipment needs new wireless microphones."},
+		{"Professor C", "I think the recording equipment should wait until the budget is clear."},
+	})
+	c = answer.NewContext(ptrs(turns), []int{1, 2})
+	ans, _ = collect(t, answer.Extractive{MinWords: 40, MaxWords: 90}, c, askmode.Answer, "What did C think about the recording equipment?")
+	if got := citedSeqs(ans); !slices.Equal(got, []int{1}) {
+		t.Fatalf("cited %v, want Professor C's turn [1]:\n%s", got, ans.Text)
+	}
+}
+
+func TestAnswerModelTargetAndParse(t *testing.T) {
+	m := answer.DefaultAnswerModel
+	if got := m.Target("Summarize the discussion about the budget", 40, 90); got != max(40, min(90, m.SummaryWords)) {
+		t.Errorf("summary target %d", got)
+	}
+	if got := m.Target("Why did they pick rubber?", 40, 50); got > 50 || got < 40 {
+		t.Errorf("target %d outside bounds", got)
+	}
+	if _, err := answer.ParseAnswerModel([]byte(`{"features":["x"],"weights":[1],"mmr_lambda":0.5,"turns":5}`)); err == nil {
+		t.Error("a model with unknown features was accepted")
+	}
+}
