@@ -258,19 +258,3 @@ func TestScoreIndexedMatchesScore(t *testing.T) {
 		t.Fatalf("scores %v: turn 2 mentions both terms, turn 0 neither", s)
 	}
 }
-
-func TestIsCatchUp(t *testing.T) {
-	for q, want := range map[string]bool{
-		"What did I miss?":                     true,
-		"Hey MitHub, catch me up please":       true,
-		"내가 놓친 거 알려줘":                          true,
-		"회의 못 들었는데 정리해줘":                       true,
-		"What did we decide about the budget?": false,
-		"예산은 누가 맡기로 했어?":                       false,
-		"":                                     false,
-	} {
-		if got := answer.IsCatchUp(q); got != want {
-			t.Errorf("IsCatchUp(%q) = %v, want %v", q, got, want)
-		}
-	}
-}

@@ -91,25 +91,6 @@ func IsFollowUp(q string) bool {
 	return len(textutil.Terms(nil, q)) <= 2
 }
 
-// catchUpPhrases mark a request to be caught up, in English and Korean.
-var catchUpPhrases = []string{
-	"what did i miss", "what have i missed", "what i missed", "catch me up", "fill me in", "bring me up to speed",
-	"놓친", "놓쳤", "못 들었", "못들었", "따라잡",
-}
-
-// IsCatchUp reports whether q asks to be caught up on what the asker
-// missed ("what did I miss?", "내가 놓친 거 알려줘"), which is a catch-up
-// (askmode.CatchUp) rather than a question about a subject.
-func IsCatchUp(q string) bool {
-	q = strings.Join(strings.Fields(strings.ToLower(q)), " ")
-	for _, p := range catchUpPhrases {
-		if strings.Contains(q, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // ChatPlanner asks a chat model for the plan and falls back to the rules
 // when the call fails or its JSON cannot be read.
 type ChatPlanner struct {

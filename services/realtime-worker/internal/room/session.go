@@ -14,7 +14,6 @@ import (
 	"github.com/livekit/protocol/livekit"
 	lksdk "github.com/livekit/server-sdk-go/v2"
 
-	"github.com/mithub/mithub/pkg/answer"
 	"github.com/mithub/mithub/pkg/apiclient"
 	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/store"
@@ -257,12 +256,7 @@ func (s *Session) connect(ctx context.Context) (*lksdk.Room, chan struct{}, erro
 func ptr[T any](v T) *T { return &v }
 
 // askMode is a catch-up for "what did I miss?" and an answer otherwise.
-func askMode(question string) askmode.Mode {
-	if answer.IsCatchUp(question) {
-		return askmode.CatchUp
-	}
-	return askmode.Answer
-}
+func askMode(question string) askmode.Mode { return askmode.OfQuestion(question) }
 
 // warmUp connects the publishing side of the bot's connection, which the
 // SDK negotiates on the first send (about a second), so that the first
