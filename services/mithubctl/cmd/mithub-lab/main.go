@@ -4,33 +4,8 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
-	"os"
-	"os/signal"
-	"syscall"
-
 	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 	"github.com/mithub/mithub/services/mithubctl/internal/labcli"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		// After the first signal, restore default handling so a second
-		// one kills the process.
-		<-ctx.Done()
-		stop()
-	}()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "mithub-lab:", err)
-	}
-	os.Exit(cmdline.ExitCode(err))
-}
-
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	return labcli.Run(ctx, args, stdout, stderr, os.Getenv)
-}
+func main() { cmdline.Main("mithub-lab", labcli.Run) }
