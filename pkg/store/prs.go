@@ -6,79 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/membank"
 )
-
-// PR statuses. A PR is queued by the API, running while pr-worker builds
-// it, then succeeded or failed; a succeeded PR is reviewed into approved or
-// rejected.
-const (
-	PRQueued    = "queued"
-	PRRunning   = "running"
-	PRSucceeded = "succeeded"
-	PRFailed    = "failed"
-	PRApproved  = "approved"
-	PRRejected  = "rejected"
-)
-
-// MaxPRErrorLen bounds the stored error message of a failed PR.
-const MaxPRErrorLen = 2000
-
-// PR is one row of pull_requests: a generated post-meeting report. The
-// JSON columns hold the document's lists as written by the worker.
-type PR struct {
-	ID               string          `db:"id"`
-	MeetingID        string          `db:"meeting_id"`
-	Project          string          `db:"project"`
-	Status           string          `db:"status"`
-	Title            string          `db:"title"`
-	Markdown         string          `db:"markdown"`
-	Agenda           json.RawMessage `db:"agenda"`
-	Decisions        json.RawMessage `db:"decisions"`
-	ActionItems      json.RawMessage `db:"action_items"`
-	OpenQuestions    json.RawMessage `db:"open_questions"`
-	MemoryUpdates    json.RawMessage `db:"memory_updates"`
-	TopicSnapshot    json.RawMessage `db:"topic_snapshot"`
-	LastTranscriptID int64           `db:"last_transcript_id"`
-	RequestedBy      string          `db:"requested_by"`
-	// Attempts counts how often a worker started building the PR.
-	Attempts   int        `db:"attempts"`
-	Error      string     `db:"error"`
-	CreatedAt  time.Time  `db:"created_at"`
-	UpdatedAt  time.Time  `db:"updated_at"`
-	StartedAt  *time.Time `db:"started_at"`
-	FinishedAt *time.Time `db:"finished_at"`
-	ReviewedAt *time.Time `db:"reviewed_at"`
-}
-
-// Open reports whether a worker still has to build the PR.
-func (p PR) Open() bool { return p.Status == PRQueued || p.Status == PRRunning }
-
-// NewPR is the input of CreatePR.
-type NewPR struct {
-	MeetingID string
-	Project   string
-	// TopicSnapshot is the JSON of the topics the PR is built from.
-	TopicSnapshot    json.RawMessage
-	LastTranscriptID int64
-	RequestedBy      string
-}
-
-// PRContent is what a worker writes into a PR. Every list is JSON.
-type PRContent struct {
-	Title         string
-	Markdown      string
-	Agenda        json.RawMessage
-	Decisions     json.RawMessage
-	ActionItems   json.RawMessage
-	OpenQuestions json.RawMessage
-	MemoryUpdates json.RawMessage
-}
 
 const prColumns = `id, meeting_id, project, status, title, markdown, agenda, decisions, action_items,
 	open_questions, memory_updates, topic_snapshot, last_transcript_id, requested_by, attempts, error,
@@ -91,9 +25,9 @@ const createPRAttempts = 5
 // CreatePR queues a new PR for the meeting, or returns the meeting's PR
 // that is still queued or running (created false): a meeting has at most
 // one open PR.
-func (s *Store) CreatePR(ctx context.Context, tenantID string, n NewPR) (pr PR, created bool, err error) {
+func (s *Store) CreatePR(ctx context.Context, tenantID string, n meetingpr.NewPR) (pr meetingpr.PR, created bool, err error) {
 	if err := validateNewPR(n); err != nil {
-		return PR{}, false, fmt.Errorf("create PR: %w", err)
+		return meetingpr.PR{}, false, fmt.Errorf("create PR: %w", err)
 	}
 	snap := n.TopicSnapshot
 	if len(snap) == 0 {
@@ -106,32 +40,32 @@ func (s *Store) CreatePR(ctx context.Context, tenantID string, n NewPR) (pr PR, 
 			ON CONFLICT (meeting_id) WHERE status IN ('queued', 'running') DO NOTHING
 			RETURNING `+prColumns, tenantID, n.MeetingID, n.Project, []byte(snap), n.LastTranscriptID, n.RequestedBy)
 		if err != nil {
-			return PR{}, false, fmt.Errorf("create PR for meeting %s: %w", n.MeetingID, translate(err))
+			return meetingpr.PR{}, false, fmt.Errorf("create PR for meeting %s: %w", n.MeetingID, translate(err))
 		}
-		pr, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[PR])
+		pr, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[meetingpr.PR])
 		if err == nil {
 			return pr, true, nil
 		}
 		if !errors.Is(err, pgx.ErrNoRows) {
-			return PR{}, false, fmt.Errorf("create PR for meeting %s: %w", n.MeetingID, translate(err))
+			return meetingpr.PR{}, false, fmt.Errorf("create PR for meeting %s: %w", n.MeetingID, translate(err))
 		}
 		// Either the meeting is not the tenant's, or an open PR exists.
 		if _, err := s.GetMeeting(ctx, tenantID, n.MeetingID); err != nil {
-			return PR{}, false, err
+			return meetingpr.PR{}, false, err
 		}
 		open, err := s.OpenPR(ctx, tenantID, n.MeetingID)
 		if err == nil {
 			return open, false, nil
 		}
 		if !errors.Is(err, ErrNotFound) {
-			return PR{}, false, err
+			return meetingpr.PR{}, false, err
 		}
 		// The open PR finished in between: insert again.
 	}
-	return PR{}, false, fmt.Errorf("create PR for meeting %s: %w: open PR keeps changing", n.MeetingID, ErrConflict)
+	return meetingpr.PR{}, false, fmt.Errorf("create PR for meeting %s: %w: open PR keeps changing", n.MeetingID, ErrConflict)
 }
 
-func validateNewPR(n NewPR) error {
+func validateNewPR(n meetingpr.NewPR) error {
 	switch {
 	case !isUUID(n.MeetingID):
 		return fmt.Errorf("%w: meeting id %q is not a UUID", ErrInvalid, n.MeetingID)
@@ -147,23 +81,23 @@ func validateNewPR(n NewPR) error {
 }
 
 // OpenPR returns the meeting's queued or running PR, or ErrNotFound.
-func (s *Store) OpenPR(ctx context.Context, tenantID, meetingID string) (PR, error) {
+func (s *Store) OpenPR(ctx context.Context, tenantID, meetingID string) (meetingpr.PR, error) {
 	return s.onePR(ctx, "open PR of meeting "+meetingID, `SELECT `+prColumns+` FROM pull_requests
 		WHERE tenant_id = $1 AND meeting_id = $2 AND status IN ('queued', 'running')`, tenantID, meetingID)
 }
 
 // LatestBuiltPR returns the meeting's newest PR that was built
 // (succeeded, approved or rejected); ErrNotFound when there is none.
-func (s *Store) LatestBuiltPR(ctx context.Context, tenantID, meetingID string) (PR, error) {
+func (s *Store) LatestBuiltPR(ctx context.Context, tenantID, meetingID string) (meetingpr.PR, error) {
 	return s.onePR(ctx, "latest built PR of meeting "+meetingID, `SELECT `+prColumns+` FROM pull_requests
 		WHERE tenant_id = $1 AND meeting_id = $2 AND status IN ('succeeded', 'approved', 'rejected')
 		ORDER BY created_at DESC, id DESC LIMIT 1`, tenantID, meetingID)
 }
 
 // GetPR returns the tenant's PR; another tenant's is ErrNotFound.
-func (s *Store) GetPR(ctx context.Context, tenantID, id string) (PR, error) {
+func (s *Store) GetPR(ctx context.Context, tenantID, id string) (meetingpr.PR, error) {
 	if !isUUID(id) {
-		return PR{}, fmt.Errorf("get PR %q: %w", id, ErrNotFound)
+		return meetingpr.PR{}, fmt.Errorf("get PR %q: %w", id, ErrNotFound)
 	}
 	return s.onePR(ctx, "get PR "+id, `SELECT `+prColumns+` FROM pull_requests
 		WHERE tenant_id = $1 AND id = $2`, tenantID, id)
@@ -171,7 +105,7 @@ func (s *Store) GetPR(ctx context.Context, tenantID, id string) (PR, error) {
 
 // ListMeetingPRs returns the meeting's PRs, newest first. A meeting of
 // another tenant is ErrNotFound.
-func (s *Store) ListMeetingPRs(ctx context.Context, tenantID, meetingID string) ([]PR, error) {
+func (s *Store) ListMeetingPRs(ctx context.Context, tenantID, meetingID string) ([]meetingpr.PR, error) {
 	if _, err := s.GetMeeting(ctx, tenantID, meetingID); err != nil {
 		return nil, err
 	}
@@ -180,7 +114,7 @@ func (s *Store) ListMeetingPRs(ctx context.Context, tenantID, meetingID string) 
 	if err != nil {
 		return nil, fmt.Errorf("list PRs of meeting %s: %w", meetingID, translate(err))
 	}
-	prs, err := pgx.CollectRows(rows, pgx.RowToStructByName[PR])
+	prs, err := pgx.CollectRows(rows, pgx.RowToStructByName[meetingpr.PR])
 	if err != nil {
 		return nil, fmt.Errorf("list PRs of meeting %s: %w", meetingID, translate(err))
 	}
@@ -190,7 +124,7 @@ func (s *Store) ListMeetingPRs(ctx context.Context, tenantID, meetingID string) 
 // StartPR marks a queued (or, on a retry, running) PR running and counts
 // the attempt. A PR that is already finished comes back unchanged with
 // started false, so a redelivered task does no work twice.
-func (s *Store) StartPR(ctx context.Context, tenantID, id string) (pr PR, started bool, err error) {
+func (s *Store) StartPR(ctx context.Context, tenantID, id string) (pr meetingpr.PR, started bool, err error) {
 	pr, err = s.onePR(ctx, "start PR "+id, `UPDATE pull_requests
 		SET status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()), updated_at = now()
 		WHERE tenant_id = $1 AND id = $2 AND status IN ('queued', 'running')
@@ -199,7 +133,7 @@ func (s *Store) StartPR(ctx context.Context, tenantID, id string) (pr PR, starte
 		return pr, true, nil
 	}
 	if !errors.Is(err, ErrNotFound) {
-		return PR{}, false, err
+		return meetingpr.PR{}, false, err
 	}
 	pr, err = s.GetPR(ctx, tenantID, id)
 	return pr, false, err
@@ -209,9 +143,9 @@ func (s *Store) StartPR(ctx context.Context, tenantID, id string) (pr PR, starte
 // succeeded: an upsert by PR id, so writing the same content twice leaves
 // one row with that content. A PR that was already reviewed (approved or
 // rejected) is not changed: ErrConflict.
-func (s *Store) CompletePR(ctx context.Context, tenantID, id string, c PRContent) (PR, error) {
+func (s *Store) CompletePR(ctx context.Context, tenantID, id string, c meetingpr.Content) (meetingpr.PR, error) {
 	if err := validateContent(c); err != nil {
-		return PR{}, fmt.Errorf("complete PR %s: %w", id, err)
+		return meetingpr.PR{}, fmt.Errorf("complete PR %s: %w", id, err)
 	}
 	pr, err := s.onePR(ctx, "complete PR "+id, `UPDATE pull_requests SET
 			status = 'succeeded', title = $3, markdown = $4, agenda = $5, decisions = $6, action_items = $7,
@@ -228,11 +162,11 @@ func (s *Store) CompletePR(ctx context.Context, tenantID, id string, c PRContent
 }
 
 // FailPR marks a queued or running PR failed with msg (cut to
-// MaxPRErrorLen). A finished PR is left as it is.
-func (s *Store) FailPR(ctx context.Context, tenantID, id, msg string) (PR, error) {
+// meetingpr.MaxErrorLen). A finished PR is left as it is.
+func (s *Store) FailPR(ctx context.Context, tenantID, id, msg string) (meetingpr.PR, error) {
 	msg = strings.ToValidUTF8(strings.ReplaceAll(msg, "\x00", ""), "")
-	if len(msg) > MaxPRErrorLen {
-		msg = msg[:MaxPRErrorLen]
+	if len(msg) > meetingpr.MaxErrorLen {
+		msg = msg[:meetingpr.MaxErrorLen]
 		for !utf8.ValidString(msg) {
 			msg = msg[:len(msg)-1]
 		}
@@ -249,7 +183,7 @@ func (s *Store) FailPR(ctx context.Context, tenantID, id, msg string) (PR, error
 
 // RejectPR marks a succeeded or failed PR rejected. Rejecting a rejected
 // PR changes nothing; any other status is ErrConflict.
-func (s *Store) RejectPR(ctx context.Context, tenantID, id string) (PR, error) {
+func (s *Store) RejectPR(ctx context.Context, tenantID, id string) (meetingpr.PR, error) {
 	pr, err := s.onePR(ctx, "reject PR "+id, `UPDATE pull_requests
 		SET status = 'rejected', reviewed_at = now(), updated_at = now()
 		WHERE tenant_id = $1 AND id = $2 AND status IN ('succeeded', 'failed')
@@ -259,9 +193,9 @@ func (s *Store) RejectPR(ctx context.Context, tenantID, id string) (PR, error) {
 	}
 	cur, err := s.GetPR(ctx, tenantID, id)
 	if err != nil {
-		return PR{}, err
+		return meetingpr.PR{}, err
 	}
-	if cur.Status == PRRejected {
+	if cur.Status == meetingpr.Rejected {
 		return cur, nil
 	}
 	return cur, fmt.Errorf("reject PR %s: it is %s: %w", id, cur.Status, ErrConflict)
@@ -273,27 +207,27 @@ func (s *Store) RejectPR(ctx context.Context, tenantID, id string) (PR, error) {
 // project_status and marks the PR approved. Approving an approved PR
 // changes nothing; any status other than succeeded is ErrConflict.
 func (s *Store) ApprovePR(ctx context.Context, tenantID, id string, categories []string,
-	merge membank.Merger, statusContent func(pr PR) string,
-) (PR, error) {
+	merge membank.Merger, statusContent func(pr meetingpr.PR) string,
+) (meetingpr.PR, error) {
 	if !isUUID(id) {
-		return PR{}, fmt.Errorf("approve PR %q: %w", id, ErrNotFound)
+		return meetingpr.PR{}, fmt.Errorf("approve PR %q: %w", id, ErrNotFound)
 	}
-	var out PR
+	var out meetingpr.PR
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{}, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT `+prColumns+` FROM pull_requests
 			WHERE tenant_id = $1 AND id = $2 FOR UPDATE`, tenantID, id)
 		if err != nil {
 			return err
 		}
-		pr, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[PR])
+		pr, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[meetingpr.PR])
 		if err != nil {
 			return err
 		}
 		switch pr.Status {
-		case PRApproved:
+		case meetingpr.Approved:
 			out = pr
 			return nil
-		case PRSucceeded:
+		case meetingpr.Succeeded:
 		default:
 			out = pr
 			return fmt.Errorf("it is %s: %w", pr.Status, ErrConflict)
@@ -309,7 +243,7 @@ func (s *Store) ApprovePR(ctx context.Context, tenantID, id string, categories [
 		if err != nil {
 			return err
 		}
-		out, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[PR])
+		out, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[meetingpr.PR])
 		return err
 	})
 	if err != nil {
@@ -352,19 +286,19 @@ func (s *Store) LastTranscriptID(ctx context.Context, tenantID, meetingID string
 	return id, nil
 }
 
-func (s *Store) onePR(ctx context.Context, what, sql string, args ...any) (PR, error) {
+func (s *Store) onePR(ctx context.Context, what, sql string, args ...any) (meetingpr.PR, error) {
 	rows, err := s.pool.Query(ctx, sql, args...)
 	if err != nil {
-		return PR{}, fmt.Errorf("%s: %w", what, translate(err))
+		return meetingpr.PR{}, fmt.Errorf("%s: %w", what, translate(err))
 	}
-	pr, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[PR])
+	pr, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[meetingpr.PR])
 	if err != nil {
-		return PR{}, fmt.Errorf("%s: %w", what, translate(err))
+		return meetingpr.PR{}, fmt.Errorf("%s: %w", what, translate(err))
 	}
 	return pr, nil
 }
 
-func validateContent(c PRContent) error {
+func validateContent(c meetingpr.Content) error {
 	for _, l := range []json.RawMessage{c.Agenda, c.Decisions, c.ActionItems, c.OpenQuestions, c.MemoryUpdates} {
 		if len(l) > 0 && !json.Valid(l) {
 			return fmt.Errorf("%w: PR content is not JSON", ErrInvalid)
@@ -394,3 +328,5 @@ func cleanText(field, v string, max int) error {
 	}
 	return nil
 }
+
+var _ meetingpr.Store = (*Store)(nil)

@@ -8,14 +8,15 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
 
-func newPR(t *testing.T, s *store.Store, tenantID, meetingID string) store.PR {
+func newPR(t *testing.T, s *store.Store, tenantID, meetingID string) meetingpr.PR {
 	t.Helper()
-	pr, created, err := s.CreatePR(context.Background(), tenantID, store.NewPR{
+	pr, created, err := s.CreatePR(context.Background(), tenantID, meetingpr.NewPR{
 		MeetingID: meetingID, Project: "default", TopicSnapshot: json.RawMessage(`{"topics":[]}`),
 		LastTranscriptID: 7, RequestedBy: "key-1",
 	})
@@ -42,8 +43,8 @@ func TestCreatePROneOpenPerMeeting(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var pr store.PR
-			pr, created[i], errs[i] = s.CreatePR(ctx, tn.ID, store.NewPR{MeetingID: m.ID, Project: "p"})
+			var pr meetingpr.PR
+			pr, created[i], errs[i] = s.CreatePR(ctx, tn.ID, meetingpr.NewPR{MeetingID: m.ID, Project: "p"})
 			ids[i] = pr.ID
 		}()
 	}
@@ -65,11 +66,11 @@ func TestCreatePROneOpenPerMeeting(t *testing.T) {
 	}
 
 	// Once it finished, the next request creates a new one.
-	if _, err := s.CompletePR(ctx, tn.ID, ids[0], store.PRContent{Title: "t"}); err != nil {
+	if _, err := s.CompletePR(ctx, tn.ID, ids[0], meetingpr.Content{Title: "t"}); err != nil {
 		t.Fatal(err)
 	}
-	pr, created2, err := s.CreatePR(ctx, tn.ID, store.NewPR{MeetingID: m.ID, Project: "p"})
-	if err != nil || !created2 || pr.ID == ids[0] || pr.Status != store.PRQueued {
+	pr, created2, err := s.CreatePR(ctx, tn.ID, meetingpr.NewPR{MeetingID: m.ID, Project: "p"})
+	if err != nil || !created2 || pr.ID == ids[0] || pr.Status != meetingpr.Queued {
 		t.Errorf("CreatePR after completion = %s %s created %v, %v; want a new queued PR", pr.ID, pr.Status, created2, err)
 	}
 }
@@ -84,14 +85,14 @@ func TestCreatePRRejectsBadInputAndOtherTenants(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		give store.NewPR
+		give meetingpr.NewPR
 		want error
 	}{
-		{"other tenant's meeting", store.NewPR{MeetingID: m.ID, Project: "p"}, store.ErrNotFound},
-		{"not a uuid", store.NewPR{MeetingID: "nope", Project: "p"}, store.ErrInvalid},
-		{"no project", store.NewPR{MeetingID: m.ID}, store.ErrInvalid},
-		{"slash in project", store.NewPR{MeetingID: m.ID, Project: "a/b"}, store.ErrInvalid},
-		{"snapshot not json", store.NewPR{MeetingID: m.ID, Project: "p", TopicSnapshot: json.RawMessage(`{`)}, store.ErrInvalid},
+		{"other tenant's meeting", meetingpr.NewPR{MeetingID: m.ID, Project: "p"}, store.ErrNotFound},
+		{"not a uuid", meetingpr.NewPR{MeetingID: "nope", Project: "p"}, store.ErrInvalid},
+		{"no project", meetingpr.NewPR{MeetingID: m.ID}, store.ErrInvalid},
+		{"slash in project", meetingpr.NewPR{MeetingID: m.ID, Project: "a/b"}, store.ErrInvalid},
+		{"snapshot not json", meetingpr.NewPR{MeetingID: m.ID, Project: "p", TopicSnapshot: json.RawMessage(`{`)}, store.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,7 +111,7 @@ func TestPRLifecycle(t *testing.T) {
 	pr := newPR(t, s, tn.ID, m.ID)
 
 	started, ok, err := s.StartPR(ctx, tn.ID, pr.ID)
-	if err != nil || !ok || started.Status != store.PRRunning || started.Attempts != 1 {
+	if err != nil || !ok || started.Status != meetingpr.Running || started.Attempts != 1 {
 		t.Fatalf("StartPR = %+v %v %v", started, ok, err)
 	}
 	// A redelivered task starts it again and counts the attempt.
@@ -119,13 +120,13 @@ func TestPRLifecycle(t *testing.T) {
 		t.Fatalf("second StartPR = attempts %d %v %v", again.Attempts, ok, err)
 	}
 
-	content := store.PRContent{
+	content := meetingpr.Content{
 		Title: "주간 회의", Markdown: "# 주간 회의\n",
 		Agenda:    json.RawMessage(`[{"title":"예산"}]`),
 		Decisions: json.RawMessage(`[{"text":"ship"}]`),
 	}
 	done, err := s.CompletePR(ctx, tn.ID, pr.ID, content)
-	if err != nil || done.Status != store.PRSucceeded || done.Title != "주간 회의" || done.FinishedAt == nil {
+	if err != nil || done.Status != meetingpr.Succeeded || done.Title != "주간 회의" || done.FinishedAt == nil {
 		t.Fatalf("CompletePR = %+v, %v", done, err)
 	}
 	if string(done.ActionItems) != "[]" || !strings.Contains(string(done.Agenda), "예산") {
@@ -136,20 +137,20 @@ func TestPRLifecycle(t *testing.T) {
 		t.Fatalf("CompletePR again: %v", err)
 	}
 	prs, err := s.ListMeetingPRs(ctx, tn.ID, m.ID)
-	if err != nil || len(prs) != 1 || prs[0].Status != store.PRSucceeded {
+	if err != nil || len(prs) != 1 || prs[0].Status != meetingpr.Succeeded {
 		t.Fatalf("ListMeetingPRs = %d PRs, %v", len(prs), err)
 	}
 	// A finished PR is not started again.
-	if cur, ok, err := s.StartPR(ctx, tn.ID, pr.ID); err != nil || ok || cur.Status != store.PRSucceeded {
+	if cur, ok, err := s.StartPR(ctx, tn.ID, pr.ID); err != nil || ok || cur.Status != meetingpr.Succeeded {
 		t.Errorf("StartPR on succeeded = %s %v %v; want unchanged", cur.Status, ok, err)
 	}
 	// FailPR does not undo a success.
-	if cur, err := s.FailPR(ctx, tn.ID, pr.ID, "late"); err != nil || cur.Status != store.PRSucceeded {
+	if cur, err := s.FailPR(ctx, tn.ID, pr.ID, "late"); err != nil || cur.Status != meetingpr.Succeeded {
 		t.Errorf("FailPR on succeeded = %s %v", cur.Status, err)
 	}
 
 	rejected, err := s.RejectPR(ctx, tn.ID, pr.ID)
-	if err != nil || rejected.Status != store.PRRejected || rejected.ReviewedAt == nil {
+	if err != nil || rejected.Status != meetingpr.Rejected || rejected.ReviewedAt == nil {
 		t.Fatalf("RejectPR = %+v %v", rejected, err)
 	}
 	if _, err := s.RejectPR(ctx, tn.ID, pr.ID); err != nil {
@@ -168,12 +169,12 @@ func TestFailPRKeepsValidUTF8(t *testing.T) {
 	ctx := context.Background()
 	tn, m := newMeeting(t, s, "acme")
 	pr := newPR(t, s, tn.ID, m.ID)
-	msg := strings.Repeat("오류", store.MaxPRErrorLen) + "\x00"
+	msg := strings.Repeat("오류", meetingpr.MaxErrorLen) + "\x00"
 	failed, err := s.FailPR(ctx, tn.ID, pr.ID, msg)
-	if err != nil || failed.Status != store.PRFailed {
+	if err != nil || failed.Status != meetingpr.Failed {
 		t.Fatalf("FailPR = %s %v", failed.Status, err)
 	}
-	if len(failed.Error) > store.MaxPRErrorLen || !strings.HasPrefix(failed.Error, "오류오류") {
+	if len(failed.Error) > meetingpr.MaxErrorLen || !strings.HasPrefix(failed.Error, "오류오류") {
 		t.Errorf("error stored as %d bytes %q...", len(failed.Error), failed.Error[:12])
 	}
 }
@@ -187,7 +188,7 @@ func TestApprovePRMergesAndRecordsStatus(t *testing.T) {
 	merge := func(cur map[string]string) (map[string]string, error) {
 		return map[string]string{membank.CategoryDecisions: cur[membank.CategoryDecisions] + "- ship\n"}, nil
 	}
-	status := func(p store.PR) string { return "status of " + p.ID }
+	status := func(p meetingpr.PR) string { return "status of " + p.ID }
 
 	// Not succeeded yet: conflict, nothing written.
 	if _, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{membank.CategoryDecisions}, merge, status); !errors.Is(err, store.ErrConflict) {
@@ -197,11 +198,11 @@ func TestApprovePRMergesAndRecordsStatus(t *testing.T) {
 		t.Fatalf("a refused approval wrote the memory bank: %v", err)
 	}
 
-	if _, err := s.CompletePR(ctx, tn.ID, pr.ID, store.PRContent{Title: "t"}); err != nil {
+	if _, err := s.CompletePR(ctx, tn.ID, pr.ID, meetingpr.Content{Title: "t"}); err != nil {
 		t.Fatal(err)
 	}
 	approved, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{membank.CategoryDecisions}, merge, status)
-	if err != nil || approved.Status != store.PRApproved {
+	if err != nil || approved.Status != meetingpr.Approved {
 		t.Fatalf("ApprovePR = %s %v", approved.Status, err)
 	}
 	// Approving again changes nothing.
@@ -226,18 +227,18 @@ func TestApprovePRRollsBackOnMergeError(t *testing.T) {
 	ctx := context.Background()
 	tn, m := newMeeting(t, s, "acme")
 	pr := newPR(t, s, tn.ID, m.ID)
-	if _, err := s.CompletePR(ctx, tn.ID, pr.ID, store.PRContent{Title: "t"}); err != nil {
+	if _, err := s.CompletePR(ctx, tn.ID, pr.ID, meetingpr.Content{Title: "t"}); err != nil {
 		t.Fatal(err)
 	}
 	boom := errors.New("boom")
 	_, err := s.ApprovePR(ctx, tn.ID, pr.ID, []string{membank.CategorySummary},
 		func(map[string]string) (map[string]string, error) { return nil, boom },
-		func(store.PR) string { return "x" })
+		func(meetingpr.PR) string { return "x" })
 	if !errors.Is(err, boom) {
 		t.Fatalf("ApprovePR = %v, want boom", err)
 	}
 	cur, err := s.GetPR(ctx, tn.ID, pr.ID)
-	if err != nil || cur.Status != store.PRSucceeded {
+	if err != nil || cur.Status != meetingpr.Succeeded {
 		t.Errorf("PR after failed approval = %s %v, want succeeded", cur.Status, err)
 	}
 	if sts, _ := s.ProjectStatuses(ctx, tn.ID, "default", 0); len(sts) != 0 {

@@ -21,6 +21,7 @@ import (
 	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
@@ -334,7 +335,7 @@ func (w bankWrites) MergeMemory(ctx context.Context, tenantID, project string, c
 	return err
 }
 
-func (w bankWrites) ApprovePR(ctx context.Context, tenantID, id string, categories []string, merge membank.Merger, status func(store.PR) string) (store.PR, error) {
+func (w bankWrites) ApprovePR(ctx context.Context, tenantID, id string, categories []string, merge membank.Merger, status func(meetingpr.PR) string) (meetingpr.PR, error) {
 	pr, err := w.Store.ApprovePR(ctx, tenantID, id, categories, merge, status)
 	if err == nil {
 		w.bank.Drop(tenantID, pr.Project)

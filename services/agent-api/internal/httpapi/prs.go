@@ -8,8 +8,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/google/uuid"
 
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/membank"
-	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/services/agent-api/internal/prs"
 )
 
@@ -104,7 +104,7 @@ type prJSON struct {
 	ReviewedAt       *time.Time      `json:"reviewed_at"`
 }
 
-func toPRJSON(p store.PR) prJSON {
+func toPRJSON(p meetingpr.PR) prJSON {
 	list := func(b json.RawMessage) json.RawMessage {
 		if len(b) == 0 {
 			return json.RawMessage(`[]`)

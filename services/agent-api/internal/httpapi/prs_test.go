@@ -26,9 +26,9 @@ import (
 
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/prdoc"
-	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/testenv"
@@ -240,7 +240,7 @@ func (h *prHarness) build(tenantID, prID string) {
 	if _, _, err := h.store.StartPR(ctx, tenantID, prID); err != nil {
 		h.t.Fatal(err)
 	}
-	if _, err := h.store.CompletePR(ctx, tenantID, prID, store.PRContent{
+	if _, err := h.store.CompletePR(ctx, tenantID, prID, meetingpr.Content{
 		Title: d.Title, Markdown: prdoc.Markdown(d), Agenda: enc(d.Agenda), Decisions: enc(d.Decisions),
 		ActionItems: enc(d.ActionItems), OpenQuestions: enc(d.OpenQuestions), MemoryUpdates: enc(d.MemoryUpdates),
 	}); err != nil {
@@ -264,7 +264,7 @@ func TestGeneratePRQueuesOneTaskAndReturnsTheOpenPR(t *testing.T) {
 	h.post(key, m.ID, meetingLines("s", 60))
 
 	r, first := h.generate(key, m.ID, "", nil)
-	if r.status != http.StatusAccepted || first.Status != store.PRQueued || first.PRID == "" {
+	if r.status != http.StatusAccepted || first.Status != meetingpr.Queued || first.PRID == "" {
 		t.Fatalf("generate-pr = %d %s", r.status, r.body)
 	}
 	// Repeated and concurrent requests while it is queued get the same PR.
@@ -306,7 +306,7 @@ func TestGeneratePRQueuesOneTaskAndReturnsTheOpenPR(t *testing.T) {
 			len(p.GetSnapshot().GetTopics()), len(c.L1.Topics))
 	}
 	got := h.pr(key, first.PRID)
-	if got.Project != "모바일앱" || got.Status != store.PRQueued || got.MeetingID != m.ID {
+	if got.Project != "모바일앱" || got.Status != meetingpr.Queued || got.MeetingID != m.ID {
 		t.Errorf("PR = %+v", got)
 	}
 	r = h.do(http.MethodGet, "/v1/meetings/"+m.ID+"/prs", key, nil)
@@ -388,7 +388,7 @@ func TestGeneratePRWithRedisDown(t *testing.T) {
 		PRs []prBody `json:"prs"`
 	}
 	r.decode(t, &list)
-	if len(list.PRs) != 1 || list.PRs[0].Status != store.PRFailed || !strings.Contains(list.PRs[0].Error, "enqueue") {
+	if len(list.PRs) != 1 || list.PRs[0].Status != meetingpr.Failed || !strings.Contains(list.PRs[0].Error, "enqueue") {
 		t.Fatalf("PRs after a failed enqueue = %s", r.body)
 	}
 
@@ -504,7 +504,7 @@ func TestApprovePRMergesIntoTheMemoryBank(t *testing.T) {
 		r = h.do(http.MethodPost, "/v1/prs/"+a.PRID+"/approve", key, nil)
 		var p prBody
 		r.decode(t, &p)
-		if r.status != http.StatusOK || p.Status != store.PRApproved {
+		if r.status != http.StatusOK || p.Status != meetingpr.Approved {
 			t.Fatalf("approve = %d %s", r.status, r.body)
 		}
 		return m, p
@@ -563,7 +563,7 @@ func TestRejectPRLeavesTheMemoryBank(t *testing.T) {
 	r := h.do(http.MethodPost, "/v1/prs/"+a.PRID+"/reject", key, nil)
 	var p prBody
 	r.decode(t, &p)
-	if r.status != http.StatusOK || p.Status != store.PRRejected {
+	if r.status != http.StatusOK || p.Status != meetingpr.Rejected {
 		t.Fatalf("reject = %d %s", r.status, r.body)
 	}
 	if r := h.do(http.MethodPost, "/v1/prs/"+a.PRID+"/approve", key, nil); r.status != http.StatusConflict {

@@ -12,6 +12,7 @@ import (
 
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
@@ -35,7 +36,7 @@ type GenerateRequest struct {
 // is queued (a new PR, or the meeting's open one); otherwise it is the
 // newest built PR, returned because nothing changed since.
 type Generated struct {
-	PR     store.PR
+	PR     meetingpr.PR
 	Queued bool
 }
 
@@ -86,7 +87,7 @@ func (s *Service) Generate(ctx context.Context, tenantID string, req GenerateReq
 	if requestedBy == "" {
 		requestedBy = "tenant:" + req.TenantName
 	}
-	pr, created, err := s.PRs.CreatePR(ctx, tenantID, store.NewPR{
+	pr, created, err := s.PRs.CreatePR(ctx, tenantID, meetingpr.NewPR{
 		MeetingID: id, Project: project, TopicSnapshot: snapJSON, LastTranscriptID: lastID, RequestedBy: requestedBy,
 	})
 	if err != nil {
@@ -97,17 +98,17 @@ func (s *Service) Generate(ctx context.Context, tenantID string, req GenerateReq
 
 // unchangedSince returns the meeting's newest built PR for project when
 // no turn was stored after the ones it was built from.
-func (s *Service) unchangedSince(ctx context.Context, tenantID, meetingID, project string) (store.PR, bool, error) {
+func (s *Service) unchangedSince(ctx context.Context, tenantID, meetingID, project string) (meetingpr.PR, bool, error) {
 	built, err := s.PRs.LatestBuiltPR(ctx, tenantID, meetingID)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.PR{}, false, nil
+		return meetingpr.PR{}, false, nil
 	}
 	if err != nil || built.Project != project {
-		return store.PR{}, false, err
+		return meetingpr.PR{}, false, err
 	}
 	last, err := s.PRs.LastTranscriptID(ctx, tenantID, meetingID, math.MaxInt32)
 	if err != nil {
-		return store.PR{}, false, err
+		return meetingpr.PR{}, false, err
 	}
 	return built, last == built.LastTranscriptID, nil
 }
@@ -116,7 +117,7 @@ func (s *Service) unchangedSince(ctx context.Context, tenantID, meetingID, proje
 // already queued, running or retained: nothing to do. When the enqueue
 // fails, a PR this request created is marked failed so the meeting is not
 // stuck with an open PR nobody builds.
-func (s *Service) enqueue(ctx context.Context, tenantID string, pr store.PR, created bool) (Generated, error) {
+func (s *Service) enqueue(ctx context.Context, tenantID string, pr meetingpr.PR, created bool) (Generated, error) {
 	task, err := prTask(pr, tenantID)
 	if err != nil {
 		return Generated{}, err
@@ -138,7 +139,7 @@ func (s *Service) enqueue(ctx context.Context, tenantID string, pr store.PR, cre
 }
 
 // prTask builds the pr:generate task from a PR row.
-func prTask(pr store.PR, tenantID string) (*asynq.Task, error) {
+func prTask(pr meetingpr.PR, tenantID string) (*asynq.Task, error) {
 	snap := &mithubv1.TopicSnapshot{}
 	if len(pr.TopicSnapshot) > 0 && string(pr.TopicSnapshot) != "{}" {
 		if err := protojson.Unmarshal(pr.TopicSnapshot, snap); err != nil {

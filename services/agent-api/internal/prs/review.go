@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 )
@@ -17,33 +18,33 @@ import (
 // meeting and marks the PR approved, in one transaction. Only a succeeded
 // PR can be approved (ErrConflict); approving an approved PR changes
 // nothing.
-func (s *Service) Approve(ctx context.Context, tenantID, id string) (store.PR, error) {
+func (s *Service) Approve(ctx context.Context, tenantID, id string) (meetingpr.PR, error) {
 	if err := s.configured(); err != nil {
-		return store.PR{}, err
+		return meetingpr.PR{}, err
 	}
 	pr, err := s.PRs.GetPR(ctx, tenantID, id)
 	if err != nil {
-		return store.PR{}, prErr(err)
+		return meetingpr.PR{}, prErr(err)
 	}
 	var updates []prdoc.MemoryUpdate
 	if err := json.Unmarshal(pr.MemoryUpdates, &updates); err != nil {
-		return store.PR{}, fmt.Errorf("decode memory updates of PR %s: %w", id, err)
+		return meetingpr.PR{}, fmt.Errorf("decode memory updates of PR %s: %w", id, err)
 	}
 	merge := func(cur map[string]string) (map[string]string, error) {
 		return prdoc.Merge(cur, pr.MeetingID, updates, s.MemoryBankMaxBytes)
 	}
 	approved, err := s.PRs.ApprovePR(ctx, tenantID, id, prdoc.Categories(updates), merge, statusOf)
 	if errors.Is(err, store.ErrConflict) {
-		return store.PR{}, conflictf("PR is %s; only a succeeded PR can be approved", approved.Status)
+		return meetingpr.PR{}, conflictf("PR is %s; only a succeeded PR can be approved", approved.Status)
 	}
 	if err != nil {
-		return store.PR{}, prErr(err)
+		return meetingpr.PR{}, prErr(err)
 	}
 	return approved, nil
 }
 
 // statusOf is the project status recorded when a PR is approved.
-func statusOf(pr store.PR) string {
+func statusOf(pr meetingpr.PR) string {
 	var d prdoc.Document
 	_ = json.Unmarshal(pr.Agenda, &d.Agenda)
 	_ = json.Unmarshal(pr.Decisions, &d.Decisions)
@@ -55,16 +56,16 @@ func statusOf(pr store.PR) string {
 
 // Reject marks a succeeded or failed PR rejected (else ErrConflict);
 // nothing is merged.
-func (s *Service) Reject(ctx context.Context, tenantID, id string) (store.PR, error) {
+func (s *Service) Reject(ctx context.Context, tenantID, id string) (meetingpr.PR, error) {
 	if err := s.configured(); err != nil {
-		return store.PR{}, err
+		return meetingpr.PR{}, err
 	}
 	pr, err := s.PRs.RejectPR(ctx, tenantID, id)
 	if errors.Is(err, store.ErrConflict) {
-		return store.PR{}, conflictf("PR is %s; only a succeeded or failed PR can be rejected", pr.Status)
+		return meetingpr.PR{}, conflictf("PR is %s; only a succeeded or failed PR can be rejected", pr.Status)
 	}
 	if err != nil {
-		return store.PR{}, prErr(err)
+		return meetingpr.PR{}, prErr(err)
 	}
 	return pr, nil
 }

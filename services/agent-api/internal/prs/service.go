@@ -8,20 +8,21 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 )
 
 // Store is the persistence of PRs; *store.Store implements it.
 type Store interface {
-	CreatePR(ctx context.Context, tenantID string, n store.NewPR) (store.PR, bool, error)
-	OpenPR(ctx context.Context, tenantID, meetingID string) (store.PR, error)
-	LatestBuiltPR(ctx context.Context, tenantID, meetingID string) (store.PR, error)
-	GetPR(ctx context.Context, tenantID, id string) (store.PR, error)
-	ListMeetingPRs(ctx context.Context, tenantID, meetingID string) ([]store.PR, error)
-	FailPR(ctx context.Context, tenantID, id, msg string) (store.PR, error)
-	RejectPR(ctx context.Context, tenantID, id string) (store.PR, error)
-	ApprovePR(ctx context.Context, tenantID, id string, categories []string, merge membank.Merger, status func(store.PR) string) (store.PR, error)
+	CreatePR(ctx context.Context, tenantID string, n meetingpr.NewPR) (meetingpr.PR, bool, error)
+	OpenPR(ctx context.Context, tenantID, meetingID string) (meetingpr.PR, error)
+	LatestBuiltPR(ctx context.Context, tenantID, meetingID string) (meetingpr.PR, error)
+	GetPR(ctx context.Context, tenantID, id string) (meetingpr.PR, error)
+	ListMeetingPRs(ctx context.Context, tenantID, meetingID string) ([]meetingpr.PR, error)
+	FailPR(ctx context.Context, tenantID, id, msg string) (meetingpr.PR, error)
+	RejectPR(ctx context.Context, tenantID, id string) (meetingpr.PR, error)
+	ApprovePR(ctx context.Context, tenantID, id string, categories []string, merge membank.Merger, status func(meetingpr.PR) string) (meetingpr.PR, error)
 	LastTranscriptID(ctx context.Context, tenantID, meetingID string, upToSeq int) (int64, error)
 }
 
@@ -72,16 +73,16 @@ func (s *Service) configured() error {
 }
 
 // Get returns the tenant's PR.
-func (s *Service) Get(ctx context.Context, tenantID, id string) (store.PR, error) {
+func (s *Service) Get(ctx context.Context, tenantID, id string) (meetingpr.PR, error) {
 	if err := s.configured(); err != nil {
-		return store.PR{}, err
+		return meetingpr.PR{}, err
 	}
 	pr, err := s.PRs.GetPR(ctx, tenantID, id)
 	return pr, prErr(err)
 }
 
 // List returns the meeting's PRs.
-func (s *Service) List(ctx context.Context, tenantID, meetingID string) ([]store.PR, error) {
+func (s *Service) List(ctx context.Context, tenantID, meetingID string) ([]meetingpr.PR, error) {
 	if err := s.configured(); err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
@@ -18,21 +19,21 @@ import (
 // fakePRs is a PR store whose reviews conflict and whose FailPR records.
 type fakePRs struct {
 	Store  // unused methods panic
-	pr     store.PR
+	pr     meetingpr.PR
 	failed []string
 }
 
-func (f *fakePRs) GetPR(context.Context, string, string) (store.PR, error) { return f.pr, nil }
+func (f *fakePRs) GetPR(context.Context, string, string) (meetingpr.PR, error) { return f.pr, nil }
 
-func (f *fakePRs) ApprovePR(context.Context, string, string, []string, membank.Merger, func(store.PR) string) (store.PR, error) {
+func (f *fakePRs) ApprovePR(context.Context, string, string, []string, membank.Merger, func(meetingpr.PR) string) (meetingpr.PR, error) {
 	return f.pr, store.ErrConflict
 }
 
-func (f *fakePRs) RejectPR(context.Context, string, string) (store.PR, error) {
+func (f *fakePRs) RejectPR(context.Context, string, string) (meetingpr.PR, error) {
 	return f.pr, store.ErrConflict
 }
 
-func (f *fakePRs) FailPR(_ context.Context, _, id, msg string) (store.PR, error) {
+func (f *fakePRs) FailPR(_ context.Context, _, id, msg string) (meetingpr.PR, error) {
 	f.failed = append(f.failed, id+": "+msg)
 	return f.pr, nil
 }
@@ -71,7 +72,7 @@ func TestUnconfiguredIsUnavailable(t *testing.T) {
 }
 
 func TestReviewOfAPRInTheWrongStatusIsAConflict(t *testing.T) {
-	s := newService(&fakePRs{pr: store.PR{ID: prID, Status: "running", MemoryUpdates: []byte(`[]`)}}, nil)
+	s := newService(&fakePRs{pr: meetingpr.PR{ID: prID, Status: "running", MemoryUpdates: []byte(`[]`)}}, nil)
 	_, err := s.Approve(context.Background(), tenantID, prID)
 	if !errors.Is(err, ErrConflict) || err.Error() != "PR is running; only a succeeded PR can be approved" {
 		t.Errorf("approve: %v", err)
@@ -83,7 +84,7 @@ func TestReviewOfAPRInTheWrongStatusIsAConflict(t *testing.T) {
 }
 
 func TestEnqueueFailureFailsOnlyACreatedPR(t *testing.T) {
-	pr := store.PR{ID: prID, MeetingID: meetingID, Status: "queued"}
+	pr := meetingpr.PR{ID: prID, MeetingID: meetingID, Status: "queued"}
 	for _, created := range []bool{false, true} {
 		st := &fakePRs{pr: pr}
 		s := newService(st, &fakeQueue{err: errors.New("redis down")})
@@ -99,7 +100,7 @@ func TestEnqueueFailureFailsOnlyACreatedPR(t *testing.T) {
 }
 
 func TestEnqueueTreatsATaskIDConflictAsQueued(t *testing.T) {
-	pr := store.PR{ID: prID, MeetingID: meetingID, Status: "queued"}
+	pr := meetingpr.PR{ID: prID, MeetingID: meetingID, Status: "queued"}
 	g, err := newService(&fakePRs{pr: pr}, &fakeQueue{err: asynq.ErrTaskIDConflict}).enqueue(context.Background(), tenantID, pr, true)
 	if err != nil || !g.Queued || g.PR.ID != prID {
 		t.Errorf("enqueue: %+v %v", g, err)

@@ -21,6 +21,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/testenv"
@@ -163,10 +164,10 @@ func seedMeeting(t *testing.T, st *store.Store, tenant string, n int) (store.Ten
 }
 
 // queuePR creates the PR row and enqueues its task, as agent-api does.
-func queuePR(t *testing.T, st *store.Store, client *asynq.Client, tn store.Tenant, m store.Meeting, lastID int64, snap *mithubv1.TopicSnapshot) store.PR {
+func queuePR(t *testing.T, st *store.Store, client *asynq.Client, tn store.Tenant, m store.Meeting, lastID int64, snap *mithubv1.TopicSnapshot) meetingpr.PR {
 	t.Helper()
 	ctx := context.Background()
-	pr, created, err := st.CreatePR(ctx, tn.ID, store.NewPR{MeetingID: m.ID, Project: "default", LastTranscriptID: lastID})
+	pr, created, err := st.CreatePR(ctx, tn.ID, meetingpr.NewPR{MeetingID: m.ID, Project: "default", LastTranscriptID: lastID})
 	if err != nil || !created {
 		t.Fatalf("CreatePR = %v, created %v", err, created)
 	}
@@ -183,7 +184,7 @@ func queuePR(t *testing.T, st *store.Store, client *asynq.Client, tn store.Tenan
 }
 
 // waitPR polls the PR until it leaves queued/running or the deadline.
-func waitPR(t *testing.T, st *store.Store, tenantID, id string, within time.Duration) store.PR {
+func waitPR(t *testing.T, st *store.Store, tenantID, id string, within time.Duration) meetingpr.PR {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {

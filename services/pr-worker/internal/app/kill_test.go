@@ -12,7 +12,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/store/storetest"
 	"github.com/mithub/mithub/pkg/syncbuf"
 	"github.com/mithub/mithub/pkg/tasks"
@@ -95,7 +95,7 @@ func TestWorkerKilledMidTaskRetriesToOnePR(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatalf("the worker never asked the model; output:\n%s", first.out.String())
 	}
-	if cur, err := st.GetPR(context.Background(), tn.ID, pr.ID); err != nil || cur.Status != store.PRRunning {
+	if cur, err := st.GetPR(context.Background(), tn.ID, pr.ID); err != nil || cur.Status != meetingpr.Running {
 		t.Fatalf("PR while the model is asked = %s %v, want running", cur.Status, err)
 	}
 	if err := first.cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -106,7 +106,7 @@ func TestWorkerKilledMidTaskRetriesToOnePR(t *testing.T) {
 
 	second := startWorker(t, bin, env)
 	got := waitPR(t, st, tn.ID, pr.ID, 4*time.Minute)
-	if got.Status != store.PRSucceeded || got.Attempts != 2 {
+	if got.Status != meetingpr.Succeeded || got.Attempts != 2 {
 		t.Fatalf("PR = %s after %d attempts (%q), want succeeded on the second", got.Status, got.Attempts, got.Error)
 	}
 	var n int

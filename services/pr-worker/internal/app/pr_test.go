@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/membank"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
@@ -65,7 +66,7 @@ func nextWeekday(from time.Time, w time.Weekday) string {
 	return ""
 }
 
-func decodeDoc(t *testing.T, pr store.PR) prdoc.Document {
+func decodeDoc(t *testing.T, pr meetingpr.PR) prdoc.Document {
 	t.Helper()
 	var d prdoc.Document
 	for _, f := range []struct {
@@ -116,7 +117,7 @@ func TestPRGenerateLocalEndToEnd(t *testing.T) {
 	pr := queuePR(t, st, client, tn, m, rows[lastSeq].ID, snap)
 
 	got := waitPR(t, st, tn.ID, pr.ID, 30*time.Second)
-	if got.Status != store.PRSucceeded || got.Attempts != 1 || got.Error != "" {
+	if got.Status != meetingpr.Succeeded || got.Attempts != 1 || got.Error != "" {
 		t.Fatalf("PR = %s, attempts %d, error %q; want succeeded on the first attempt", got.Status, got.Attempts, got.Error)
 	}
 	d := decodeDoc(t, got)
@@ -228,7 +229,7 @@ func TestPRGenerateAfterRedisRestart(t *testing.T) {
 	client := asynq.NewClient(rs.clientOpt(t))
 	t.Cleanup(func() { _ = client.Close() })
 	first := queuePR(t, st, client, tn, m, rows[len(rows)-1].ID, nil)
-	if got := waitPR(t, st, tn.ID, first.ID, 30*time.Second); got.Status != store.PRSucceeded {
+	if got := waitPR(t, st, tn.ID, first.ID, 30*time.Second); got.Status != meetingpr.Succeeded {
 		t.Fatalf("first PR = %s %q", got.Status, got.Error)
 	}
 
@@ -236,7 +237,7 @@ func TestPRGenerateAfterRedisRestart(t *testing.T) {
 
 	second := queuePR(t, st, client, tn, m, rows[len(rows)-1].ID, nil)
 	got := waitPR(t, st, tn.ID, second.ID, 60*time.Second)
-	if got.Status != store.PRSucceeded || len(decodeDoc(t, got).Decisions) == 0 {
+	if got.Status != meetingpr.Succeeded || len(decodeDoc(t, got).Decisions) == 0 {
 		t.Fatalf("PR after the Redis restart = %s %q", got.Status, got.Error)
 	}
 }
@@ -283,7 +284,7 @@ func TestShutdownRequeuesInFlightPR(t *testing.T) {
 	llm.unblock()
 	start(t, cfg)
 	got := waitPR(t, st, tn.ID, pr.ID, 60*time.Second)
-	if got.Status != store.PRSucceeded || got.Attempts != 2 {
+	if got.Status != meetingpr.Succeeded || got.Attempts != 2 {
 		t.Fatalf("PR = %s after %d attempts (%q), want succeeded on the second", got.Status, got.Attempts, got.Error)
 	}
 	d := decodeDoc(t, got)

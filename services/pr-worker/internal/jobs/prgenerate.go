@@ -13,6 +13,7 @@ import (
 
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
 	"github.com/mithub/mithub/pkg/llm"
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
@@ -21,9 +22,9 @@ import (
 // PRStore is what the pr:generate handler reads and writes.
 type PRStore interface {
 	GetMeeting(ctx context.Context, tenantID, id string) (store.Meeting, error)
-	StartPR(ctx context.Context, tenantID, id string) (store.PR, bool, error)
-	CompletePR(ctx context.Context, tenantID, id string, c store.PRContent) (store.PR, error)
-	FailPR(ctx context.Context, tenantID, id, msg string) (store.PR, error)
+	StartPR(ctx context.Context, tenantID, id string) (meetingpr.PR, bool, error)
+	CompletePR(ctx context.Context, tenantID, id string, c meetingpr.Content) (meetingpr.PR, error)
+	FailPR(ctx context.Context, tenantID, id, msg string) (meetingpr.PR, error)
 	CountTranscriptsUpTo(ctx context.Context, tenantID, meetingID string, lastID int64) (int, error)
 	EachTranscript(ctx context.Context, tenantID, meetingID string, lastID int64, pageSize int, fn func(store.Transcript) error) error
 }
@@ -226,9 +227,9 @@ func topicsOf(snap *mithubv1.TopicSnapshot) []prdoc.Topic {
 }
 
 // Content encodes a document for the PR row.
-func Content(d prdoc.Document) (store.PRContent, error) {
+func Content(d prdoc.Document) (meetingpr.Content, error) {
 	var (
-		c   = store.PRContent{Title: d.Title, Markdown: prdoc.Markdown(d)}
+		c   = meetingpr.Content{Title: d.Title, Markdown: prdoc.Markdown(d)}
 		err error
 	)
 	enc := func(v any) json.RawMessage {
@@ -245,7 +246,7 @@ func Content(d prdoc.Document) (store.PRContent, error) {
 	c.OpenQuestions = enc(d.OpenQuestions)
 	c.MemoryUpdates = enc(d.MemoryUpdates)
 	if err != nil {
-		return store.PRContent{}, fmt.Errorf("encode PR document: %w", err)
+		return meetingpr.Content{}, fmt.Errorf("encode PR document: %w", err)
 	}
 	return c, nil
 }

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
+	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
@@ -28,12 +29,12 @@ import (
 // nothing (ids are UUIDs whose last group is n). EachTranscript builds each page as a database read would.
 type synthStore struct {
 	mu        sync.Mutex
-	completed map[string]store.PRContent
+	completed map[string]meetingpr.Content
 	failed    map[string]string
 }
 
 func newSynthStore() *synthStore {
-	return &synthStore{completed: map[string]store.PRContent{}, failed: map[string]string{}}
+	return &synthStore{completed: map[string]meetingpr.Content{}, failed: map[string]string{}}
 }
 
 func synthID(n int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }
@@ -91,22 +92,22 @@ func (s *synthStore) GetMeeting(_ context.Context, _, id string) (store.Meeting,
 	return store.Meeting{ID: id, Title: "Load " + id, StartedAt: time.Date(2026, 1, 7, 10, 0, 0, 0, time.UTC)}, nil
 }
 
-func (s *synthStore) StartPR(_ context.Context, _, id string) (store.PR, bool, error) {
-	return store.PR{ID: id, Status: "running"}, true, nil
+func (s *synthStore) StartPR(_ context.Context, _, id string) (meetingpr.PR, bool, error) {
+	return meetingpr.PR{ID: id, Status: "running"}, true, nil
 }
 
-func (s *synthStore) CompletePR(_ context.Context, _, id string, c store.PRContent) (store.PR, error) {
+func (s *synthStore) CompletePR(_ context.Context, _, id string, c meetingpr.Content) (meetingpr.PR, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.completed[id] = c
-	return store.PR{ID: id, Status: "succeeded"}, nil
+	return meetingpr.PR{ID: id, Status: "succeeded"}, nil
 }
 
-func (s *synthStore) FailPR(_ context.Context, _, id, msg string) (store.PR, error) {
+func (s *synthStore) FailPR(_ context.Context, _, id, msg string) (meetingpr.PR, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failed[id] = msg
-	return store.PR{ID: id, Status: "failed"}, nil
+	return meetingpr.PR{ID: id, Status: "failed"}, nil
 }
 
 func (s *synthStore) CountTranscriptsUpTo(_ context.Context, _, meetingID string, _ int64) (int, error) {
