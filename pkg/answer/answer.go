@@ -515,22 +515,42 @@ func (a Chat) Answer(ctx context.Context, c Context, _ askmode.Mode, query strin
 	return ans, nil
 }
 
-var citeRE = regexp.MustCompile(`\[(\d{1,6})(?:\s*,\s*\d{1,6})*\]`)
-var numRE = regexp.MustCompile(`\d{1,6}`)
+// citeRE matches a citation marker as models write them: [3], [3, 4],
+// [3-5] and [3–5] (ranges), [#3], [^3], [turn 3], [턴 3], and the
+// full-width ［3］ and 【3】.
+var citeRE = regexp.MustCompile(`[\[［【]\s*(?:[#^]|(?i:turns?)\s*|턴\s*)?\d{1,6}(?:\s*(?:[,，、]|[-–—~])\s*#?\d{1,6})*\s*[\]］】]`)
 
-// CitationsIn returns the citations for the [n] and [n, m] markers in
-// text that name a turn of c, once each, in order of first mention.
+// citePartRE reads the numbers of a marker and the separator before each.
+var citePartRE = regexp.MustCompile(`([-–—~])?\s*#?(\d{1,6})`)
+
+// maxCiteRange bounds how many turns a range marker such as [3-9] names.
+const maxCiteRange = 20
+
+// CitationsIn returns the citations for the markers in text (see citeRE)
+// that name a turn of c, once each, in order of first mention. A range
+// names every turn in it, up to maxCiteRange turns.
 func CitationsIn(text string, c Context) []Citation {
 	out := []Citation{}
 	seen := map[int]bool{}
+	add := func(n int) {
+		if n < 1 || n > len(c.Turns) || seen[n] {
+			return
+		}
+		seen[n] = true
+		out = append(out, CitationOf(n, *c.Turns[n-1]))
+	}
 	for _, m := range citeRE.FindAllString(text, -1) {
-		for _, d := range numRE.FindAllString(m, -1) {
-			n, _ := strconv.Atoi(d)
-			if n < 1 || n > len(c.Turns) || seen[n] {
-				continue
+		prev := 0
+		for _, p := range citePartRE.FindAllStringSubmatch(m, -1) {
+			n, _ := strconv.Atoi(p[2])
+			if p[1] != "" && prev > 0 && n > prev && n-prev < maxCiteRange {
+				for k := prev + 1; k <= n; k++ {
+					add(k)
+				}
+			} else {
+				add(n)
 			}
-			seen[n] = true
-			out = append(out, CitationOf(n, *c.Turns[n-1]))
+			prev = n
 		}
 	}
 	return out

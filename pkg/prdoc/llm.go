@@ -12,6 +12,7 @@ import (
 	"github.com/mithub/mithub/pkg/llm/lenient"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/segment"
+	"github.com/mithub/mithub/pkg/textutil"
 	"github.com/mithub/mithub/pkg/tokens"
 )
 
@@ -255,7 +256,15 @@ func (x *LLM) mapPart(ctx context.Context, in Input, agenda []AgendaItem, p part
 			return cueRules.extractItems(p.turns, agenda, in.Date), nil
 		}
 	}
-	clamp := func(seq int) int { return min(max(seq, first), last) }
+	clamp := func(seq int, text string) int {
+		if seq >= first && seq <= last {
+			return seq
+		}
+		if i := bestTurn(p.turns, text); i >= 0 {
+			return p.turns[i].Seq
+		}
+		return min(max(seq, first), last)
+	}
 	speaker := func(seq int) string {
 		for _, t := range p.turns {
 			if t.Seq == seq {
@@ -267,7 +276,7 @@ func (x *LLM) mapPart(ctx context.Context, in Input, agenda []AgendaItem, p part
 	var out items
 	for _, d := range r.Decisions {
 		if text := clean(d.Text); text != "" {
-			seq := clamp(d.Seq)
+			seq := clamp(d.Seq, text)
 			out.decisions = append(out.decisions, Decision{Text: text, Speaker: orDefault(clean(d.Speaker), speaker(seq)), Seq: seq, Topic: topicAt(agenda, seq)})
 		}
 	}
@@ -276,7 +285,7 @@ func (x *LLM) mapPart(ctx context.Context, in Input, agenda []AgendaItem, p part
 		if text == "" {
 			continue
 		}
-		seq := clamp(a.Seq)
+		seq := clamp(a.Seq, text)
 		due, date := clean(a.Due), ""
 		if t, err := time.Parse("2006-01-02", strings.TrimSpace(a.DueDate)); err == nil {
 			date = t.Format("2006-01-02")
@@ -289,11 +298,38 @@ func (x *LLM) mapPart(ctx context.Context, in Input, agenda []AgendaItem, p part
 	}
 	for _, q := range r.OpenQuestions {
 		if text := clean(q.Text); text != "" {
-			seq := clamp(q.Seq)
+			seq := clamp(q.Seq, text)
 			out.questions = append(out.questions, OpenQuestion{Text: text, Asker: orDefault(clean(q.Asker), speaker(seq)), Seq: seq, Topic: topicAt(agenda, seq)})
 		}
 	}
 	return out, nil
+}
+
+// bestTurn returns the index of the turn sharing the most terms with an
+// item's text, for an item whose seq lies outside its part (models
+// misnumber lines); -1 when no turn shares a term.
+func bestTurn(turns []Turn, text string) int {
+	want := map[string]bool{}
+	for _, w := range textutil.Terms(nil, text) {
+		want[w] = true
+	}
+	best, bestN := -1, 0
+	var buf []string
+	for i, t := range turns {
+		buf = textutil.Terms(buf[:0], t.Text)
+		n := 0
+		seen := map[string]bool{}
+		for _, w := range buf {
+			if want[w] && !seen[w] {
+				seen[w] = true
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = i, n
+		}
+	}
+	return best
 }
 
 // reduce joins the parts' items in meeting order, drops repeats, matches

@@ -22,9 +22,10 @@ import (
 // chatServer is an OpenAI-compatible server whose answer is computed from
 // the request's user message.
 type chatServer struct {
-	mu    sync.Mutex
-	users []string // user messages, in arrival order
-	sizes []int    // prompt tokens of each request (system + user)
+	mu      sync.Mutex
+	users   []string // user messages, in arrival order
+	systems []string // system messages, in arrival order
+	sizes   []int    // prompt tokens of each request (system + user)
 }
 
 func (cs *chatServer) start(t *testing.T, counter tokens.Counter, answer func(user string) (int, string)) string {
@@ -39,6 +40,7 @@ func (cs *chatServer) start(t *testing.T, counter tokens.Counter, answer func(us
 		}
 		cs.mu.Lock()
 		cs.users = append(cs.users, req.Messages[1].Content)
+		cs.systems = append(cs.systems, req.Messages[0].Content)
 		cs.sizes = append(cs.sizes, counter.Count(req.Messages[0].Content)+counter.Count(req.Messages[1].Content))
 		cs.mu.Unlock()
 		status, content := answer(req.Messages[1].Content)
