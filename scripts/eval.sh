@@ -5,6 +5,13 @@
 # fresh database with the configured provider (local by default) and runs
 # `mithub-lab eval` over a split.
 #
+# Usage: scripts/eval.sh [--provider local|openai] [mithub-lab eval flags]
+#   --provider openai measures any OpenAI-compatible chat model: agent-api
+#   runs with MITHUB_LLM_PROVIDER=openai and the MITHUB_LLM_BASE_URL,
+#   MITHUB_LLM_MODEL and MITHUB_LLM_API_KEY of the environment (embeddings
+#   stay local unless MITHUB_EMBED_PROVIDER says otherwise). The default is
+#   MITHUB_LLM_PROVIDER, else local.
+#
 # Environment:
 #   EVAL_SPLIT   QMSum split directory under the data dir (default: val)
 #   EVAL_LIMIT   evaluate at most N meetings (default: all)
@@ -15,6 +22,23 @@ set -euo pipefail
 SCRIPT_NAME=eval
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
+
+provider=${MITHUB_LLM_PROVIDER:-local}
+if [ "${1:-}" = "--provider" ]; then
+  [ $# -ge 2 ] || die "--provider needs a value: local or openai"
+  provider=$2
+  shift 2
+fi
+case "$provider" in
+  local) ;;
+  openai)
+    [ -n "${MITHUB_LLM_BASE_URL:-}" ] || die "--provider openai needs MITHUB_LLM_BASE_URL (an OpenAI-compatible server, e.g. https://api.openai.com/v1)"
+    [ -n "${MITHUB_LLM_MODEL:-}" ] || die "--provider openai needs MITHUB_LLM_MODEL"
+    ;;
+  *) die "--provider must be local or openai, not $provider" ;;
+esac
+export MITHUB_LLM_PROVIDER=$provider
+export MITHUB_EMBED_PROVIDER=${MITHUB_EMBED_PROVIDER:-local}
 
 data=$(need_qmsum "${EVAL_SPLIT:-val}")
 db=${EVAL_DB:-mithub_eval}

@@ -43,6 +43,8 @@ type QueryAnswer struct {
 	RL        float64 `json:"rougeL_f1"`
 	CitesSpan bool    `json:"cites_span"`
 	Cited     []int   `json:"cited_turns"`
+	// Provider wrote the answer ("local", "openai").
+	Provider string `json:"provider"`
 }
 
 func (a *Ans) add(ref, text string, cites bool) rouge.Scores {
@@ -147,7 +149,7 @@ func answerQuery(ctx context.Context, client *apiclient.Client, meetingID string
 		return QueryAnswer{}, err
 	}
 	text := ScoredText(got.Answer)
-	qa := QueryAnswer{Query: q.Query, Reference: q.Answer, Answer: got.Answer, Scored: text}
+	qa := QueryAnswer{Query: q.Query, Reference: q.Answer, Answer: got.Answer, Scored: text, Provider: got.Provider}
 	for _, c := range got.Citations {
 		qa.Cited = append(qa.Cited, int(c.Seq))
 		qa.CitesSpan = qa.CitesSpan || relevant(int(c.Seq))

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 )
 
 // SegSummary is a segmentation method over the run: means over meetings,
@@ -44,6 +47,9 @@ type Overall struct {
 	Segmentation    []SegSummary `json:"segmentation"`
 	Retrieval       []RetSummary `json:"retrieval"`
 	Answers         []AnsSummary `json:"answers"`
+	// Providers counts MitHub's answers by the provider that wrote them
+	// ("local", "openai"), so a report says which model it measured.
+	Providers map[string]int `json:"answer_providers"`
 }
 
 var (
@@ -115,6 +121,12 @@ func (r Report) summarize() Overall {
 		}
 		o.Answers = append(o.Answers, s)
 	}
+	o.Providers = map[string]int{}
+	for _, m := range r.Meetings {
+		for _, a := range m.Answers {
+			o.Providers[a.Provider]++
+		}
+	}
 	return o
 }
 
@@ -147,6 +159,14 @@ func (r Report) Markdown(w io.Writer) {
 		fmt.Fprintf(w, "| %s | %.3f | %.3f | %.3f | %.3f |\n", s.Method, s.Recall[5], s.Recall[10], s.Recall[20], s.MRR)
 	}
 	fmt.Fprintln(w)
+	if len(o.Providers) > 0 {
+		names := slices.Sorted(maps.Keys(o.Providers))
+		parts := make([]string, len(names))
+		for i, p := range names {
+			parts[i] = fmt.Sprintf("%s %d", p, o.Providers[p])
+		}
+		fmt.Fprintf(w, "MitHub's answers by provider: %s.\n\n", strings.Join(parts, ", "))
+	}
 	fmt.Fprintln(w, "| answers | ROUGE-1 F1 ↑ | ROUGE-2 F1 ↑ | ROUGE-L F1 ↑ | cites a turn in the span ↑ | words |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, s := range o.Answers {
