@@ -97,15 +97,6 @@ func (r *recorder) ChatStream(ctx context.Context, req llm.ChatRequest, onDelta 
 	return resp, err
 }
 
-// messages renders a request's messages for a snapshot.
-func messages(req llm.ChatRequest) []byte {
-	var b strings.Builder
-	for _, m := range req.Messages {
-		b.WriteString("=== " + string(m.Role) + "\n" + m.Content + "\n")
-	}
-	return []byte(b.String())
-}
-
 // The prompts sent to a chat model are pinned: a change to them shows up
 // as a diff of testdata/prompts to review.
 func TestPromptsGolden(t *testing.T) {
@@ -124,7 +115,7 @@ func TestPromptsGolden(t *testing.T) {
 			if _, err := (answer.Chat{Chat: &r, Model: "m"}).Answer(context.Background(), c, tt.mode, tt.q, func(string) error { return nil }); err != nil {
 				t.Fatal(err)
 			}
-			golden.Check(t, "testdata/prompts/"+tt.name+".txt", messages(r.reqs[0]))
+			golden.Check(t, "testdata/prompts/"+tt.name+".txt", golden.Prompt(r.reqs[0]))
 		})
 	}
 	t.Run("plan", func(t *testing.T) {
@@ -134,6 +125,6 @@ func TestPromptsGolden(t *testing.T) {
 		if _, err := (answer.ChatPlanner{Chat: &r, Model: "m"}).Plan(context.Background(), in); err != nil {
 			t.Fatal(err)
 		}
-		golden.Check(t, "testdata/prompts/plan.txt", messages(r.reqs[0]))
+		golden.Check(t, "testdata/prompts/plan.txt", golden.Prompt(r.reqs[0]))
 	})
 }

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mithub/mithub/pkg/llm"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata with the current output")
@@ -77,4 +79,14 @@ func Files(t testing.TB, dir, ext string) []string {
 		t.Fatalf("no %s files in %s (%v)", ext, dir, err)
 	}
 	return ms
+}
+
+// Prompt renders a chat request's messages for a snapshot: each message
+// under a "=== role" line.
+func Prompt(req llm.ChatRequest) []byte {
+	var b strings.Builder
+	for _, m := range req.Messages {
+		b.WriteString("=== " + string(m.Role) + "\n" + m.Content + "\n")
+	}
+	return []byte(b.String())
 }

@@ -2,23 +2,12 @@ package prompted_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/mithub/mithub/pkg/internal/golden"
-	"github.com/mithub/mithub/pkg/llm"
 	"github.com/mithub/mithub/pkg/llm/prompted"
 	"github.com/mithub/mithub/pkg/meetingctx"
 )
-
-// render shows a request's messages for a snapshot.
-func render(req llm.ChatRequest) []byte {
-	var b strings.Builder
-	for _, m := range req.Messages {
-		b.WriteString("=== " + string(m.Role) + "\n" + m.Content + "\n")
-	}
-	return []byte(b.String())
-}
 
 // The segmentation and summary prompts are pinned: a change to them shows
 // up as a diff of testdata/prompts to review.
@@ -30,7 +19,7 @@ func TestPromptsGolden(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			chat := answer(`{}`)
 			prompted.NewSegmenter(chat, prompted.Config{}).Segment(context.Background(), input(tt.previous))
-			golden.Check(t, "testdata/prompts/"+tt.name+".txt", render(chat.requests()[0]))
+			golden.Check(t, "testdata/prompts/"+tt.name+".txt", golden.Prompt(chat.requests()[0]))
 		})
 	}
 	t.Run("summarize", func(t *testing.T) {
@@ -39,6 +28,6 @@ func TestPromptsGolden(t *testing.T) {
 		if _, err := prompted.NewSummarizer(chat, prompted.Config{}).Summarize(context.Background(), chunk()[:5], hints); err != nil {
 			t.Fatal(err)
 		}
-		golden.Check(t, "testdata/prompts/summarize.txt", render(chat.requests()[0]))
+		golden.Check(t, "testdata/prompts/summarize.txt", golden.Prompt(chat.requests()[0]))
 	})
 }
