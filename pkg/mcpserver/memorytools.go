@@ -153,6 +153,10 @@ func (s *session) getContext(ctx context.Context, _ *mcp.CallToolRequest, in get
 	if err != nil {
 		return nil, nil, err
 	}
+	budget := in.BudgetTokens
+	if budget == 0 {
+		budget = s.opts.Memory.TargetTokens(in.ContextWindow)
+	}
 	compress := false
 	if in.Compress != nil {
 		compress = *in.Compress
@@ -165,28 +169,42 @@ func (s *session) getContext(ctx context.Context, _ *mcp.CallToolRequest, in get
 	}
 	status := "skipped"
 	if compress {
-		job, err := s.opts.Memory.Compress(ctx, s.opts.TenantID, conv, in.ContextWindow)
-		if err != nil {
+		if status, err = s.compress(ctx, conv, budget); err != nil {
 			return nil, nil, err
 		}
-		p, err := s.opts.Memory.Progress(ctx, job)
-		if err != nil {
-			return nil, nil, err
-		}
-		status = "running"
-		if p.Done {
-			status = "done"
-		}
-	}
-	budget := in.BudgetTokens
-	if budget == 0 {
-		budget = s.opts.Memory.TargetTokens(in.ContextWindow)
 	}
 	c, err := s.opts.Memory.Context(ctx, s.opts.TenantID, conv, budget)
 	if err != nil {
 		return nil, nil, err
 	}
+	if c.Truncated && !compress && in.Compress == nil {
+		// Compression is not due, but the conversation does not fit the
+		// budget without summaries: make them rather than drop its start.
+		if status, err = s.compress(ctx, conv, budget); err != nil {
+			return nil, nil, err
+		}
+		if c, err = s.opts.Memory.Context(ctx, s.opts.TenantID, conv, budget); err != nil {
+			return nil, nil, err
+		}
+	}
 	return nil, contextOutput{Context: c, Text: c.Text(), Compression: status}, nil
+}
+
+// compress compresses conv to fit budget and says how far it got: done,
+// or running (the summaries arrive in the background).
+func (s *session) compress(ctx context.Context, conv string, budget int) (string, error) {
+	job, err := s.opts.Memory.CompressToBudget(ctx, s.opts.TenantID, conv, budget)
+	if err != nil {
+		return "", err
+	}
+	p, err := s.opts.Memory.Progress(ctx, job)
+	if err != nil {
+		return "", err
+	}
+	if p.Done {
+		return "done", nil
+	}
+	return "running", nil
 }
 
 func (s *session) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, any, error) {
