@@ -91,7 +91,7 @@ func itemTokens(items []*item) int {
 
 // rawShare is the part of a context's budget the recent turns may take
 // verbatim before the summaries of older parts are opened.
-const rawShare = 0.5
+const rawShare = 0.3
 
 // fit makes items fit budget. When they are too large the oldest items
 // are dropped (truncated). Otherwise the budget is filled in three

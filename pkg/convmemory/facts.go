@@ -20,6 +20,10 @@ type candidate struct {
 	// line is the sentence as written into the summary ("speaker: text").
 	line   string
 	terms  map[string]bool
+	feats  []feature
+	cues   float64
+	short  bool
+	words  int
 	score  float64
 	tokens int
 	pos    int
@@ -43,7 +47,7 @@ func selectFacts(cands []candidate, budget int) []string {
 	if len(cands) == 0 {
 		return nil
 	}
-	addCentrality(cands)
+	score(cands)
 	chosen := make([]int, 0, 8)
 	used := 0
 	taken := make([]bool, len(cands))
@@ -57,7 +61,7 @@ func selectFacts(cands []candidate, budget int) []string {
 			for _, j := range chosen {
 				sim = max(sim, overlap(c.terms, cands[j].terms))
 			}
-			gain := c.score * (1 - novelty*sim) / math.Sqrt(float64(max(c.tokens, 8)))
+			gain := c.score * (1 - novelty*sim) / math.Sqrt(float64(max(c.words, 6)))
 			if gain > bestGain {
 				best, bestGain = i, gain
 			}
@@ -84,25 +88,45 @@ func selectFacts(cands []candidate, budget int) []string {
 	return out
 }
 
-// addCentrality adds to each candidate's score a small share for how many
-// of its terms recur in other candidates, so that among equally specific
-// sentences the ones about the chunk's subject win and a chunk without a
-// single specific sentence still keeps its gist.
-func addCentrality(cands []candidate) {
+// score sets each candidate's score: its features, each scaled by
+// 1/sqrt of the number of candidates sharing its term (a name said in
+// every line is not what singles one out), plus its decision cues, plus a
+// small share for how many of its terms recur in other candidates, so
+// that among equally specific sentences the ones about the subject win
+// and a chunk without a single specific sentence still keeps its gist.
+// Short sentences (backchannel) keep 30%.
+func score(cands []candidate) {
 	df := map[string]int{}
+	fdf := map[string]int{}
 	for _, c := range cands {
 		for t := range c.terms {
 			df[t]++
 		}
+		seen := map[string]bool{}
+		for _, f := range c.feats {
+			if !seen[f.term] {
+				seen[f.term] = true
+				fdf[f.term]++
+			}
+		}
 	}
 	for i := range cands {
+		c := &cands[i]
+		s := c.cues
+		for _, f := range c.feats {
+			s += f.weight / math.Sqrt(float64(max(fdf[f.term], 1)))
+		}
 		shared := 0
-		for t := range cands[i].terms {
+		for t := range c.terms {
 			if df[t] > 1 {
 				shared++
 			}
 		}
-		cands[i].score += 0.25 * math.Log1p(float64(shared))
+		s += 0.25 * math.Log1p(float64(shared))
+		if c.short {
+			s *= 0.3
+		}
+		c.score = s
 	}
 }
 
@@ -124,11 +148,22 @@ func overlap(a, b map[string]bool) float64 {
 func turnCandidates(turns []Turn) []candidate {
 	var out []candidate
 	for _, t := range turns {
-		for _, s := range splitSentences(cleantext.Clean(t.Text)) {
+		text := t.Text
+		if looksTranscribed(text) {
+			text = cleantext.Clean(text)
+		}
+		for _, s := range splitSentences(text) {
 			out = append(out, newCandidate(renderTurn(t.Speaker, s), s, len(out)))
 		}
 	}
 	return out
+}
+
+// looksTranscribed reports whether text has a transcript's markup or
+// tokenised spacing ("{disfmarker}", "it 's", "word ,"), which
+// cleantext.Clean removes; other text is left as written.
+func looksTranscribed(text string) bool {
+	return strings.Contains(text, "{") || strings.Contains(text, " ,") || strings.Contains(text, " .") || strings.Contains(text, " '")
 }
 
 // summaryCandidates splits summaries (one sentence a line, as
@@ -166,43 +201,83 @@ func newCandidate(line, sentence string, pos int) candidate {
 			c.terms[t] = true
 		}
 	}
-	c.score = specificity(words)
+	c.feats, c.cues = specificity(words)
+	c.short = len(words) < 5
+	c.words = len(words)
 	return c
+}
+
+// feature is one specific word of a sentence: its weight and its term
+// (weights are scaled down for terms many candidates share).
+type feature struct {
+	weight float64
+	term   string
 }
 
 // specificity scores the words of a sentence for what a person asks about
 // later: numbers and dates, identifiers (CamelCase, snake_case, file
 // names, paths, calls), acronyms, proper nouns (capitalised words inside
-// a sentence, Korean names with a title or particle), and decisions with
-// their reasons and owners. Short sentences (backchannel) score little.
-func specificity(words []string) float64 {
-	score, cues := 0.0, 0
+// a sentence or in a run at its start, Korean names), and decisions with
+// their reasons and owners. It returns the per-word features, scaled
+// later by how rare their terms are among the candidates, and the score
+// of the decision cues.
+func specificity(words []string) (feats []feature, cueScore float64) {
+	cues := 0
 	for i, raw := range words {
 		w := strings.Trim(raw, ",.;:!?\"'()[]{}<>“”‘’…`*")
 		if w == "" {
 			continue
 		}
+		weight := 0.0
 		switch {
+		case isDate(w, words, i):
+			weight = 3
 		case isDateOrNumber(w):
-			score += 2
+			weight = 2
 		case isIdentifier(w):
-			score += 2.5
+			weight = 2.5
 		case isAcronym(w):
-			score += 1.5
-		case i > 0 && isCapitalised(w):
-			score += 1.2
-		case isKoreanName(w):
-			score += 1.5
+			weight = 1.5
+		case isCapitalised(w) && (i > 0 || i+1 < len(words) && isCapitalised(strings.Trim(words[i+1], ",.;:!?"))):
+			weight = 1.2
+		case isKoreanName(w) || titled(words, i):
+			weight = 1.5
+		}
+		if weight > 0 {
+			feats = append(feats, feature{weight: weight, term: strings.ToLower(w)})
 		}
 		if cues < 2 && isDecisionCue(strings.ToLower(w)) {
-			score += 1.5
+			cueScore += 1.5
 			cues++
 		}
 	}
-	if len(words) < 5 {
-		score *= 0.3
+	return feats, cueScore
+}
+
+// isDate: an ISO date (2026-03-14), a day with a month (March 14,
+// 14 March, 3월 14일), or a year.
+func isDate(w string, words []string, i int) bool {
+	if len(w) == 10 && w[4] == '-' && w[7] == '-' && isDateOrNumber(w) {
+		return true
 	}
-	return score
+	if strings.HasSuffix(w, "일") && i > 0 && strings.HasSuffix(words[i-1], "월") && isDateOrNumber(words[i-1]) {
+		return true
+	}
+	if monthNames[strings.ToLower(w)] {
+		near := func(j int) bool {
+			return j >= 0 && j < len(words) && isDateOrNumber(strings.Trim(words[j], ",."))
+		}
+		return near(i-1) || near(i+1)
+	}
+	return false
+}
+
+var monthNames = map[string]bool{}
+
+func init() {
+	for _, m := range strings.Fields("january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec") {
+		monthNames[m] = true
+	}
 }
 
 func isDateOrNumber(w string) bool {
@@ -236,7 +311,7 @@ func isIdentifier(w string) bool {
 	prevLower := false
 	for i, r := range w {
 		switch {
-		case r == '_' && i > 0 && i < len(w)-1:
+		case r == '_' && i > 0 && i < len(w)-1 && isSnakeCase(w):
 			return true
 		case r == '.' && i > 0 && i < len(w)-1:
 			ext := w[i+1:]
@@ -249,6 +324,19 @@ func isIdentifier(w string) bool {
 		prevLower = unicode.IsLower(r)
 	}
 	return false
+}
+
+// isSnakeCase: words joined by underscores, at least one of them longer
+// than a letter (not a spelled-out acronym such as "T_V_").
+func isSnakeCase(w string) bool {
+	long := false
+	for _, p := range strings.Split(strings.Trim(w, "_"), "_") {
+		if p == "" {
+			return false
+		}
+		long = long || utf8.RuneCountInString(p) > 1
+	}
+	return long
 }
 
 func isASCIILetters(s string) bool {
@@ -309,6 +397,16 @@ func isKoreanName(w string) bool {
 	return false
 }
 
+// titled: a three-syllable Hangul word starting with a family name and
+// followed by the title 님 or 씨 as a word of its own ("김서연 님이").
+func titled(words []string, i int) bool {
+	rs := []rune(strings.Trim(words[i], ",."))
+	if len(rs) != 3 || !allHangul(rs) || !strings.ContainsRune(koreanSurnames, rs[0]) || i+1 >= len(words) {
+		return false
+	}
+	return strings.HasPrefix(words[i+1], "님") || strings.HasPrefix(words[i+1], "씨")
+}
+
 func allHangul(rs []rune) bool {
 	for _, r := range rs {
 		if !isHangul(r) {
@@ -321,7 +419,7 @@ func allHangul(rs []rune) bool {
 // decisionCues mark decisions, commitments, owners, deadlines and reasons.
 var decisionCues = []string{"decid", "agree", "approv", "chose", "choose", "deadline", "owner", "responsib",
 	"because", "instead", "must", "require", "commit", "deliver", "assign", "schedul",
-	"결정", "하기로", "합의", "담당", "마감", "때문", "예정", "확정", "변경", "까지", "책임", "선택"}
+	"결정", "기로", "합의", "담당", "맡", "마감", "때문", "예정", "확정", "변경", "까지", "책임", "선택"}
 
 func isDecisionCue(w string) bool {
 	for _, c := range decisionCues {

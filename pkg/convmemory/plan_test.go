@@ -206,9 +206,10 @@ func TestFitFillsTheBudgetRecentTurnsThenSpecificSummaries(t *testing.T) {
 		// too little for a chunk's turns, both merges open into their
 		// chunk summaries (more specific) rather than one.
 		{"summaries before a partial chunk", c + 160 + 160, false, 0, 1},
-		// Enough for one chunk's turns within half the budget: the newest
-		// chunk is verbatim and every older part is a chunk summary.
-		{"recent turns then summaries", 1240, false, 10, 1},
+		// Enough for one chunk's turns within rawShare of the budget: the
+		// newest chunk is verbatim, every older part a chunk summary, and
+		// what is left opens one more chunk.
+		{"recent turns then summaries", 1700, false, 20, 1},
 		{"whole conversation", 5000, false, 100, 0},
 	}
 	for _, tt := range tests {
