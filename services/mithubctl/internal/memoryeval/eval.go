@@ -29,7 +29,6 @@ type Options struct {
 	Seed uint64
 }
 
-
 // Arm is one context measured: facts it holds, of how many, and its size.
 type Arm struct {
 	Name   string `json:"name"`
