@@ -72,13 +72,13 @@ type statsInput struct {
 
 func (s *session) addMemoryTools(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "memory_should_compress",
-		Description: "Say whether the conversation's live context is over 70% of the model's context window and should be compressed. Call before each answer."},
+		Description: "Say whether the conversation's live context is over 70% of the model's context window and should be compressed. The live context is your current_tokens, else the last memory_get_context result plus the messages added since. Call before each answer."},
 		s.shouldCompress)
 	mcp.AddTool(srv, &mcp.Tool{Name: "memory_add_message",
 		Description: "Save one message of the conversation to long-term memory. Returns its position and whether the context should be compressed."},
 		s.addMessage)
 	mcp.AddTool(srv, &mcp.Tool{Name: "memory_get_context",
-		Description: "Return the conversation compressed to a token budget (default 10% of the window): summaries of older turns, then the most recent turns verbatim."},
+		Description: "Return the conversation compressed to a token budget (default 10% of the window): summaries of older turns keeping names, numbers, dates, identifiers and decisions, then the most recent turns verbatim. Compresses first when memory_should_compress says so or the conversation does not fit the budget."},
 		s.getContext)
 	mcp.AddTool(srv, &mcp.Tool{Name: "memory_search",
 		Description: "Search past turns and summaries by words (Korean or English), best matches first."},

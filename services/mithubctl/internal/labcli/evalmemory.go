@@ -21,13 +21,14 @@ type evalMemoryConfig struct {
 	Seed        uint64
 	Tenant      string
 	JSON        bool
+	Bulk        bool
 }
 
 func evalMemoryCommand() cmdline.Command {
 	return cmdline.Command{
 		Name:    "eval-memory",
 		Summary: "plant 15 facts (Korean and English) in long QMSum conversations, compress to 10% of the window, count the facts the context keeps beside recent, last-10% and whole-conversation baselines",
-		Usage:   "mithub-lab eval-memory [--sizes 50000,150000] [--window 32000] [--seed 1] [--json]",
+		Usage:   "mithub-lab eval-memory [--sizes 50000,150000] [--window 32000] [--seed 1] [--bulk] [--json]",
 		Flags: func() *flag.FlagSet {
 			var c evalMemoryConfig
 			return evalMemoryFlags(&c)
@@ -44,6 +45,7 @@ func evalMemoryFlags(c *evalMemoryConfig) *flag.FlagSet {
 	fs.StringVar(&c.Tenant, "tenant", "eval-memory", "tenant owning the scenario conversations")
 	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+cmdline.EnvDatabaseURL+" or "+cmdline.DefaultDatabaseURL+")")
 	fs.StringVar(&c.DataDir, "data-dir", "", "QMSum directory (default $MITHUB_QMSUM_DIR or ../shared/data/qmsum)")
+	fs.BoolVar(&c.Bulk, "bulk", false, "append the turns to the store in batches instead of one AddMessage each (fast; for 1M tokens)")
 	fs.BoolVar(&c.JSON, "json", false, "print the results as JSON")
 	return fs
 }
@@ -53,7 +55,7 @@ func runEvalMemory(ctx context.Context, e *cmdline.Env, args []string) error {
 	if err := cmdline.ParseFlags(evalMemoryFlags(&c), args); err != nil {
 		return err
 	}
-	o := memoryeval.Options{Window: c.Window, Seed: c.Seed}
+	o := memoryeval.Options{Window: c.Window, Seed: c.Seed, Bulk: c.Bulk}
 	for _, s := range strings.Split(c.Sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n < 5000 {

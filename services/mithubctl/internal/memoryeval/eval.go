@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mithub/mithub/pkg/conversation"
 	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/tokens"
@@ -27,6 +28,9 @@ type Options struct {
 	Window int
 	// Seed picks the filler offset, the facts' values and positions.
 	Seed uint64
+	// Bulk appends the turns straight to the store in batches instead of
+	// one Service.AddMessage each (for 1M-token conversations).
+	Bulk bool
 }
 
 // Arm is one context measured: facts it holds, of how many, and its size.
@@ -44,8 +48,8 @@ type Result struct {
 	Tokens int `json:"tokens"`
 	Budget int `json:"budget"`
 	// Compressed is the memory's context at the budget; Recent the
-	// newest turns that fit the same budget; Last10 the last 10% of the
-	// conversation's turns; Whole the whole conversation (the ceiling).
+	// newest turns that fit the same budget; Last10 the newest turns
+	// holding 10% of the conversation's tokens; Whole the whole conversation (the ceiling).
 	Compressed Arm `json:"compressed"`
 	Recent     Arm `json:"recent"`
 	Last10     Arm `json:"last10"`
@@ -97,15 +101,11 @@ func runOne(ctx context.Context, svc *convmemory.Service, count tokens.Counter, 
 		return r, err
 	}
 	start := time.Now()
-	turnTokens := make([]int, len(sc.Messages))
-	for i, m := range sc.Messages {
-		t, err := svc.AddMessage(ctx, tenantID, conv.ID, m.Speaker, m.Text)
-		if err != nil {
-			return r, err
-		}
-		turnTokens[i] = t.Tokens
-		r.Tokens += t.Tokens
+	turnTokens, err := load(ctx, svc, o, count, tenantID, conv.ID, sc.Messages)
+	if err != nil {
+		return r, err
 	}
+	r.Tokens = sum(turnTokens)
 	r.Load = time.Since(start)
 	start = time.Now()
 	if _, err := svc.CompressToBudget(ctx, tenantID, conv.ID, r.Budget); err != nil {
@@ -126,18 +126,52 @@ func runOne(ctx context.Context, svc *convmemory.Service, count tokens.Counter, 
 	for i, f := range sc.Facts {
 		r.Kept[i] = f.In(text)
 	}
-	// Baselines: the newest turns within the budget, the last 10% of the
-	// turns, and everything.
+	// Baselines: the newest turns within the budget, the turns of the last
+	// 10% of the tokens, and everything.
 	from, used := len(sc.Messages), 0
 	for from > 0 && used+turnTokens[from-1] <= r.Budget {
 		from--
 		used += turnTokens[from]
 	}
 	r.Recent = measure("recent", sc.Facts, render(sc.Messages[from:]), used)
-	from10 := len(sc.Messages) - len(sc.Messages)/10
+	from10, tail := len(sc.Messages), 0
+	for from10 > 0 && tail < r.Tokens/10 {
+		from10--
+		tail += turnTokens[from10]
+	}
 	r.Last10 = measure("last10%", sc.Facts, render(sc.Messages[from10:]), sum(turnTokens[from10:]))
 	r.Whole = measure("whole", sc.Facts, render(sc.Messages), r.Tokens)
 	return r, nil
+}
+
+// load adds the messages to the conversation and returns their token
+// counts: through Service.AddMessage, or with o.Bulk appended to the
+// store in batches, as level-0 nodes in the memory's turn format.
+func load(ctx context.Context, svc *convmemory.Service, o Options, count tokens.Counter, tenantID, convID string, ms []Message) ([]int, error) {
+	out := make([]int, len(ms))
+	if !o.Bulk {
+		for i, m := range ms {
+			t, err := svc.AddMessage(ctx, tenantID, convID, m.Speaker, m.Text)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = t.Tokens
+		}
+		return out, nil
+	}
+	batch := make([]conversation.NewNode, 0, 5000)
+	for i, m := range ms {
+		speaker := strings.Join(strings.Fields(m.Speaker), " ")
+		out[i] = count.Count(speaker + ": " + m.Text)
+		batch = append(batch, conversation.NewNode{Seq: i, Text: speaker + "\t" + m.Text, Tokens: out[i]})
+		if len(batch) == cap(batch) || i == len(ms)-1 {
+			if _, err := o.Store.AppendTurns(ctx, tenantID, convID, batch); err != nil {
+				return nil, err
+			}
+			batch = batch[:0]
+		}
+	}
+	return out, nil
 }
 
 func measure(name string, facts []Fact, text string, tokens int) Arm {
