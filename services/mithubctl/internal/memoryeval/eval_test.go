@@ -11,9 +11,9 @@ import (
 )
 
 // TestCompressedContextKeepsPlantedFacts runs the 50K-token scenario and
-// requires the compressed context to hold clearly more of the planted
-// facts than the recent turns that fit the same budget and the last 10%
-// of the conversation, within its budget.
+// requires the compressed context, within its budget, to hold at least
+// three quarters of the planted facts that the recent turns fitting the
+// same budget and the last 10% of the conversation miss.
 func TestCompressedContextKeepsPlantedFacts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a 50K-token conversation")
@@ -40,8 +40,9 @@ func TestCompressedContextKeepsPlantedFacts(t *testing.T) {
 		t.Errorf("compressed context %d tokens > budget %d", r.Compressed.Tokens, r.Budget)
 	}
 	baseline := max(r.Recent.Facts, r.Last10.Facts)
-	// Clearly above: more than half of the facts the baselines miss.
-	want := baseline + (r.Whole.Facts-baseline)/2 + 1
+	// Clearly above: at least three quarters of the facts the baselines
+	// miss (the goal is 12 of 15).
+	want := baseline + (3*(r.Whole.Facts-baseline)+3)/4
 	if r.Compressed.Facts < want {
 		for i, f := range r.Facts {
 			if !r.Kept[i] {
