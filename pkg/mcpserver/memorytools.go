@@ -53,6 +53,10 @@ type contextOutput struct {
 	// Compression: done (compressed now), running (queued, summaries
 	// arrive in the background), skipped.
 	Compression string `json:"compression,omitempty"`
+	// Levels says, while a compression is running, how many summaries of
+	// each level are stored of those planned; the context uses the stored
+	// ones.
+	Levels []convmemory.LevelProgress `json:"levels,omitempty"`
 }
 
 type searchInput struct {
@@ -168,8 +172,9 @@ func (s *session) getContext(ctx context.Context, _ *mcp.CallToolRequest, in get
 		compress = d.ShouldCompress
 	}
 	status := "skipped"
+	var levels []convmemory.LevelProgress
 	if compress {
-		if status, err = s.compress(ctx, conv, budget); err != nil {
+		if status, levels, err = s.compress(ctx, conv, budget); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -180,31 +185,32 @@ func (s *session) getContext(ctx context.Context, _ *mcp.CallToolRequest, in get
 	if c.Truncated && !compress && in.Compress == nil {
 		// Compression is not due, but the conversation does not fit the
 		// budget without summaries: make them rather than drop its start.
-		if status, err = s.compress(ctx, conv, budget); err != nil {
+		if status, levels, err = s.compress(ctx, conv, budget); err != nil {
 			return nil, nil, err
 		}
 		if c, err = s.opts.Memory.Context(ctx, s.opts.TenantID, conv, budget); err != nil {
 			return nil, nil, err
 		}
 	}
-	return nil, contextOutput{Context: c, Text: c.Text(), Compression: status}, nil
+	return nil, contextOutput{Context: c, Text: c.Text(), Compression: status, Levels: levels}, nil
 }
 
 // compress compresses conv to fit budget and says how far it got: done,
-// or running (the summaries arrive in the background).
-func (s *session) compress(ctx context.Context, conv string, budget int) (string, error) {
+// or running (the summaries arrive in the background) with the levels'
+// progress.
+func (s *session) compress(ctx context.Context, conv string, budget int) (string, []convmemory.LevelProgress, error) {
 	job, err := s.opts.Memory.CompressToBudget(ctx, s.opts.TenantID, conv, budget)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	p, err := s.opts.Memory.Progress(ctx, job)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if p.Done {
-		return "done", nil
+		return "done", nil, nil
 	}
-	return "running", nil
+	return "running", p.Levels, nil
 }
 
 func (s *session) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, any, error) {
