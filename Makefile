@@ -8,7 +8,7 @@ MODULES := github.com/mithub/mithub/...
 CMDS := services/agent-api/cmd/agent-api services/realtime-worker/cmd/realtime-worker \
 	services/pr-worker/cmd/pr-worker services/mithubctl/cmd/mithubctl services/mithubctl/cmd/mithub-lab
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval train-answers train-decisions eval-pr security-check soak chaos fuzz vuln clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval train-answers train-decisions eval-pr eval-memory security-check soak chaos fuzz vuln clean help
 
 all: build
 
@@ -92,6 +92,10 @@ train-decisions: ## rebuild pkg/prdoc/decision_model.json (the local PR extracto
 eval-pr: build ## PR quality on QMSum val (local provider): agenda coverage of the annotated topics, decision recall beside baselines, items per meeting
 	$(call need_qmsum,val)
 	bin/mithub-lab eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 100
+
+eval-memory: dev-up build ## planted facts kept by long-conversation memory at 10% of a 32K window, 50K/150K tokens (QMSum train filler), beside recent, last-10% and whole baselines
+	$(call need_qmsum,train)
+	bin/mithub-lab eval-memory --sizes 50000,150000
 
 train: ## rebuild the local provider's topic boundary model (pkg/segment/model/boundary.json) from the QMSum train split; deterministic
 	$(call need_qmsum,train)

@@ -1,10 +1,15 @@
 package convmemory
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"time"
+
+	"github.com/mithub/mithub/pkg/conversation"
 )
 
 // ContextItem is one piece of a context: a summary of a run of turns or a
@@ -59,9 +64,10 @@ func (c Context) Text() string {
 }
 
 // Context returns the conversation's context within budget tokens
-// (budget <= 0: the compression target of the configured window). It
-// uses the summaries stored so far, opening the newest ones into their
-// turns while the budget allows.
+// (budget <= 0: the compression target of the configured window), built
+// from the summaries stored so far: the recent turns verbatim, then the
+// older parts by their most specific summaries that fit (see fit). The
+// context is remembered as what the caller holds (see ShouldCompress).
 func (s *Service) Context(ctx context.Context, tenantID, convID string, budget int) (Context, error) {
 	if budget < 0 {
 		return Context{}, fmt.Errorf("%w: budget must not be negative", ErrInvalid)
@@ -103,7 +109,73 @@ func (s *Service) Context(ctx context.Context, tenantID, convID string, budget i
 		out.Tokens += ci.Tokens
 		out.Items = append(out.Items, ci)
 	}
+	s.hold(tenantID, convID, out)
 	return out, nil
+}
+
+// maxHeld bounds the remembered contexts.
+const maxHeld = 4096
+
+// hold records c as what the caller now holds of the conversation, so
+// ShouldCompress counts the context plus the turns added after it.
+func (s *Service) hold(tenantID, convID string, c Context) {
+	h := heldContext{tokens: c.Tokens, lastTurn: -1}
+	if len(c.Items) > 0 {
+		h.lastTurn = c.Items[len(c.Items)-1].ToTurn
+	}
+	s.e.mu.Lock()
+	defer s.e.mu.Unlock()
+	if len(s.e.held) >= maxHeld {
+		clear(s.e.held)
+	}
+	s.e.held[tenantID+"/"+convID] = h
+}
+
+// liveTokens is what the caller holds of the conversation: the last
+// context Context returned plus the turns added since, or, before any
+// context, the conversation's cover (summaries where stored, raw turns
+// elsewhere).
+func (s *Service) liveTokens(ctx context.Context, tenantID, convID string) (int, error) {
+	s.e.mu.Lock()
+	h, ok := s.e.held[tenantID+"/"+convID]
+	s.e.mu.Unlock()
+	if !ok {
+		st, err := s.Stats(ctx, tenantID, convID)
+		return st.LiveTokens, err
+	}
+	if _, err := s.Get(ctx, tenantID, convID); err != nil {
+		return 0, err
+	}
+	snap, err := s.e.snapshot(ctx, tenantID, convID)
+	if err != nil {
+		return 0, mapErr(err)
+	}
+	n := h.tokens
+	i, _ := slices.BinarySearchFunc(snap.turns, h.lastTurn+1, func(r conversation.NodeRef, seq int) int { return cmp.Compare(r.Seq, seq) })
+	for _, t := range snap.turns[i:] {
+		n += t.Tokens
+	}
+	return n, nil
+}
+
+// CompressToBudget starts compressing the conversation so its summaries
+// fit budget tokens (budget <= 0: the compression target of the
+// configured window), like Compress.
+func (s *Service) CompressToBudget(ctx context.Context, tenantID, convID string, budget int) (Job, error) {
+	if budget < 0 {
+		return Job{}, fmt.Errorf("%w: budget must not be negative", ErrInvalid)
+	}
+	if budget == 0 {
+		budget = s.TargetTokens(0)
+	}
+	if _, err := s.Get(ctx, tenantID, convID); err != nil {
+		return Job{}, err
+	}
+	job := Job{TenantID: tenantID, ConversationID: convID, TargetTokens: budget, Epoch: time.Now().UnixNano()}
+	if err := s.run.Start(ctx, job); err != nil {
+		return job, fmt.Errorf("compress %s: %w", convID, err)
+	}
+	return job, nil
 }
 
 func (s *Service) texts(ctx context.Context, tenantID, convID string, ids []int64) (map[int64]string, error) {

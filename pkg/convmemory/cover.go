@@ -89,12 +89,19 @@ func itemTokens(items []*item) int {
 	return n
 }
 
+// rawShare is the part of a context's budget the recent turns may take
+// verbatim before the summaries of older parts are opened.
+const rawShare = 0.3
+
 // fit makes items fit budget. When they are too large the oldest items
-// are dropped (truncated). Otherwise the newest summaries are opened into
-// what they summarise, newest first, for as long as the result still
-// fits: the context ends in raw recent turns and older parts stay
-// summarised. Opening stops at the first summary that does not fit, so
-// the raw part is one unbroken run up to the end.
+// are dropped (truncated). Otherwise the budget is filled in three
+// passes: the newest summaries are opened into what they summarise,
+// newest first, until the recent turns verbatim take rawShare of the
+// budget; then summaries of level 2 and up are opened into their more
+// specific children, coarsest level first and newest first within a
+// level, each one that still fits; then the newest items are opened
+// again with what is left. The raw part is one unbroken run up to the
+// end, and a conversation that fits the budget comes back whole.
 func fit(items []*item, budget int) (out []*item, truncated bool) {
 	total := itemTokens(items)
 	out = slices.Clone(items)
@@ -106,19 +113,58 @@ func fit(items []*item, budget int) (out []*item, truncated bool) {
 	if truncated {
 		return out, true
 	}
+	out, total = openRecent(out, total, budget, int(float64(budget)*rawShare))
+	out, total = openSummaries(out, total, budget)
+	out, _ = openRecent(out, total, budget, budget)
+	return out, false
+}
+
+// openRecent opens items into their kids from the end, newest first,
+// while the total stays within budget and the turns opened from level-1
+// summaries keep the raw tokens within rawBudget; it stops at the first
+// item that does not fit.
+func openRecent(out []*item, total, budget, rawBudget int) ([]*item, int) {
+	raw := 0
 	for i := len(out) - 1; i >= 0; {
 		it := out[i]
 		if len(it.kids) == 0 {
+			raw += it.ref.Tokens
 			i--
 			continue
 		}
-		delta := itemTokens(it.kids) - it.ref.Tokens
-		if total+delta > budget {
+		kids := itemTokens(it.kids)
+		delta := kids - it.ref.Tokens
+		if total+delta > budget || it.level == 1 && raw+kids > rawBudget {
 			break
 		}
 		out = slices.Concat(out[:i], it.kids, out[i+1:])
 		total += delta
 		i += len(it.kids) - 1
 	}
-	return out, false
+	return out, total
+}
+
+// openSummaries opens summaries of level 2 and up into their children,
+// coarsest level first and newest first within a level, each one whose
+// children still fit the budget.
+func openSummaries(out []*item, total, budget int) ([]*item, int) {
+	top := 0
+	for _, it := range out {
+		top = max(top, it.level)
+	}
+	for level := top; level >= 2; level-- {
+		for i := len(out) - 1; i >= 0; i-- {
+			it := out[i]
+			if it.level != level || len(it.kids) == 0 {
+				continue
+			}
+			delta := itemTokens(it.kids) - it.ref.Tokens
+			if total+delta > budget {
+				continue
+			}
+			out = slices.Concat(out[:i], it.kids, out[i+1:])
+			total += delta
+		}
+	}
+	return out, total
 }

@@ -38,6 +38,16 @@ type Engine struct {
 	// (turns are append-only: a plan stays right while the count holds).
 	mu    sync.Mutex
 	turns map[string]turnPlan
+	// held is, per tenant and conversation, the last context returned
+	// (guarded by mu).
+	held map[string]heldContext
+}
+
+// heldContext is what a caller holds after a context: its tokens, and
+// the last turn it includes.
+type heldContext struct {
+	tokens   int
+	lastTurn int
 }
 
 type turnPlan struct {
@@ -52,7 +62,8 @@ const maxCachedPlans = 64
 
 // NewEngine returns an Engine; cfg's zero fields take the defaults.
 func NewEngine(st Store, count tokens.Counter, sum Summarizer, cfg Config) *Engine {
-	return &Engine{st: st, count: count, sum: sum, cfg: cfg.WithDefaults(), turns: map[string]turnPlan{}}
+	return &Engine{st: st, count: count, sum: sum, cfg: cfg.WithDefaults(), turns: map[string]turnPlan{},
+		held: map[string]heldContext{}}
 }
 
 // Config is the engine's configuration with defaults applied.

@@ -184,25 +184,33 @@ func ids(from int64, n int) []int64 {
 	return out
 }
 
-func TestFitOpensTheNewestSummariesFirst(t *testing.T) {
+func TestFitFillsTheBudgetRecentTurnsThenSpecificSummaries(t *testing.T) {
 	turns := make([]int, 100) // 10 chunks of 10 turns x 50 tokens
 	for i := range turns {
 		turns[i] = 50
 	}
 	_, s, _ := simulate(t, refs(turns...), 100, 5, 40)
 	cover := s.cover(5)
+	c := itemTokens(cover) // two level-2 nodes of 40
 	tests := []struct {
 		name          string
 		budget        int
 		wantTruncated bool
 		wantRawTail   int
+		// wantTop is the highest level left in the context.
+		wantTop int
 	}{
-		{"too small", 50, true, 0},
-		{"exact cover", itemTokens(cover), false, 0},
-		// Opening the newest level-2 node costs 5*40-40, then its newest
-		// chunk summary 10*50-40.
-		{"room for one chunk", itemTokens(cover) + 160 + 460, false, 10},
-		{"not quite", itemTokens(cover) + 160 + 459, false, 0},
+		{"too small", 50, true, 0, 2},
+		{"exact cover", c, false, 0, 2},
+		// Opening a level-2 node costs 5*40-40; a chunk 10*50-40. With
+		// too little for a chunk's turns, both merges open into their
+		// chunk summaries (more specific) rather than one.
+		{"summaries before a partial chunk", c + 160 + 160, false, 0, 1},
+		// Enough for one chunk's turns within rawShare of the budget: the
+		// newest chunk is verbatim, every older part a chunk summary, and
+		// what is left opens one more chunk.
+		{"recent turns then summaries", 1700, false, 20, 1},
+		{"whole conversation", 5000, false, 100, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -213,12 +221,15 @@ func TestFitOpensTheNewestSummariesFirst(t *testing.T) {
 			if got := itemTokens(out); got > tt.budget {
 				t.Errorf("%d tokens > budget %d", got, tt.budget)
 			}
-			raw := 0
+			raw, top := 0, 0
 			for i := len(out) - 1; i >= 0 && out[i].level == 0; i-- {
 				raw++
 			}
-			if raw != tt.wantRawTail {
-				t.Errorf("raw tail %d turns, want %d", raw, tt.wantRawTail)
+			for _, it := range out {
+				top = max(top, it.level)
+			}
+			if raw != tt.wantRawTail || top != tt.wantTop {
+				t.Errorf("raw tail %d turns, top level %d; want %d, %d", raw, top, tt.wantRawTail, tt.wantTop)
 			}
 			if !truncated && (out[0].first != 0 || out[len(out)-1].last != 100) {
 				t.Errorf("context must span the whole conversation: %d..%d", out[0].first, out[len(out)-1].last)

@@ -199,7 +199,7 @@ func (s *Service) Stats(ctx context.Context, tenantID, convID string) (Stats, er
 type Decision struct {
 	ShouldCompress bool `json:"should_compress"`
 	// CurrentTokens is the live context compared: the caller's count when
-	// it gave one, else the conversation's live tokens.
+	// it gave one, else the last context plus the turns added since.
 	CurrentTokens   int     `json:"current_tokens"`
 	ContextWindow   int     `json:"context_window"`
 	ThresholdTokens int     `json:"threshold_tokens"`
@@ -209,8 +209,9 @@ type Decision struct {
 
 // ShouldCompress says whether the live context is above CompressAt of the
 // window (window <= 0: the configured one). currentTokens > 0 is the
-// caller's own count of its live context; otherwise the conversation's
-// live tokens are used.
+// caller's own count of its live context; otherwise it is what the
+// caller holds: the last context returned by Context plus the turns
+// added since, or, before any context, the conversation's live tokens.
 func (s *Service) ShouldCompress(ctx context.Context, tenantID, convID string, window, currentTokens int) (Decision, error) {
 	if window < 0 || currentTokens < 0 {
 		return Decision{}, fmt.Errorf("%w: context_window and current_tokens must not be negative", ErrInvalid)
@@ -221,11 +222,11 @@ func (s *Service) ShouldCompress(ctx context.Context, tenantID, convID string, w
 	d := Decision{ContextWindow: window, CurrentTokens: currentTokens,
 		ThresholdTokens: int(float64(window) * s.e.cfg.CompressAt), TargetTokens: s.TargetTokens(window)}
 	if currentTokens == 0 {
-		st, err := s.Stats(ctx, tenantID, convID)
+		n, err := s.liveTokens(ctx, tenantID, convID)
 		if err != nil {
 			return Decision{}, err
 		}
-		d.CurrentTokens = st.LiveTokens
+		d.CurrentTokens = n
 	} else if _, err := s.Get(ctx, tenantID, convID); err != nil {
 		return Decision{}, err
 	}

@@ -1,15 +1,13 @@
 package convmemory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mithub/mithub/pkg/llm"
-	"github.com/mithub/mithub/pkg/meetingctx"
-	"github.com/mithub/mithub/pkg/segment"
 )
 
 // Turn is one turn of a conversation.
@@ -28,67 +26,48 @@ type Summarizer interface {
 	MergeSummaries(ctx context.Context, parts []string) (string, error)
 }
 
-// Local is the offline extractive summarizer (pkg/segment): a summary is
-// the chunk's keyword title and its most central sentence. Deterministic,
-// in the language of the input.
+// Local is the offline extractive summarizer: a chunk summary is the
+// chunk's most specific sentences (names, numbers, dates, identifiers,
+// decisions and their reasons), chosen for specificity and novelty within
+// SummaryTokens; a merge chooses again, with the same scorer, among its
+// children's sentences within MergeTokens, so facts are carried upward
+// rather than re-summarised. One sentence a line, in conversation order,
+// in the language of the input; deterministic.
 type Local struct {
-	s *segment.Summarizer
+	// SummaryTokens and MergeTokens are the budgets of a chunk summary and
+	// of a merge (defaults LocalSummaryTokens, LocalMergeTokens).
+	SummaryTokens, MergeTokens int
 }
 
-// NewLocal returns the offline summarizer.
-func NewLocal() *Local { return &Local{s: segment.NewSummarizer()} }
+// Budgets of the local summarizer's outputs.
+const (
+	LocalSummaryTokens = 64
+	LocalMergeTokens   = 128
+)
+
+// NewLocal returns the offline summarizer with the default budgets.
+func NewLocal() *Local {
+	return &Local{SummaryTokens: LocalSummaryTokens, MergeTokens: LocalMergeTokens}
+}
 
 // SummarizeChunk implements Summarizer.
 func (l *Local) SummarizeChunk(ctx context.Context, turns []Turn) (string, error) {
-	ts := make([]meetingctx.Turn, len(turns))
-	for i, t := range turns {
-		ts[i] = meetingctx.Turn{Seq: t.Seq, SpeakerName: t.Speaker, Text: t.Text}
+	if err := ctx.Err(); err != nil {
+		return "", err
 	}
-	return l.summarize(ctx, ts)
+	return l.finish(selectFacts(turnCandidates(turns), cmp.Or(l.SummaryTokens, LocalSummaryTokens))), nil
 }
 
 // MergeSummaries implements Summarizer.
 func (l *Local) MergeSummaries(ctx context.Context, parts []string) (string, error) {
-	ts := make([]meetingctx.Turn, len(parts))
-	for i, p := range parts {
-		ts[i] = meetingctx.Turn{Seq: i, Text: p}
-	}
-	return l.summarize(ctx, ts)
-}
-
-func (l *Local) summarize(ctx context.Context, ts []meetingctx.Turn) (string, error) {
-	sum, err := l.s.Summarize(ctx, ts, nil)
-	if errors.Is(err, segment.ErrNoContent) {
-		// No word to pick a sentence by (only symbols): keep the start.
-		return fallbackSummary(ts), nil
-	}
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	if sum.Title == "" {
-		return sum.Summary, nil
-	}
-	return sum.Title + " — " + sum.Summary, nil
+	return l.finish(selectFacts(summaryCandidates(parts), cmp.Or(l.MergeTokens, LocalMergeTokens))), nil
 }
 
-func fallbackSummary(ts []meetingctx.Turn) string {
-	var b strings.Builder
-	for _, t := range ts {
-		b.WriteString(t.Text)
-		b.WriteByte(' ')
-		if utf8.RuneCountInString(b.String()) > segment.MaxSummaryRunes {
-			break
-		}
-	}
-	return trimRunes(strings.TrimSpace(b.String()), segment.MaxSummaryRunes)
-}
-
-func trimRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+func (l *Local) finish(lines []string) string {
+	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
 
 // Chat summarises with a chat model (any llm.Chatter, e.g. the

@@ -53,6 +53,10 @@ type contextOutput struct {
 	// Compression: done (compressed now), running (queued, summaries
 	// arrive in the background), skipped.
 	Compression string `json:"compression,omitempty"`
+	// Levels says, while a compression is running, how many summaries of
+	// each level are stored of those planned; the context uses the stored
+	// ones.
+	Levels []convmemory.LevelProgress `json:"levels,omitempty"`
 }
 
 type searchInput struct {
@@ -72,13 +76,13 @@ type statsInput struct {
 
 func (s *session) addMemoryTools(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "memory_should_compress",
-		Description: "Say whether the conversation's live context is over 70% of the model's context window and should be compressed. Call before each answer."},
+		Description: "Say whether the conversation's live context is over 70% of the model's context window and should be compressed. The live context is your current_tokens, else the last memory_get_context result plus the messages added since. Call before each answer."},
 		s.shouldCompress)
 	mcp.AddTool(srv, &mcp.Tool{Name: "memory_add_message",
 		Description: "Save one message of the conversation to long-term memory. Returns its position and whether the context should be compressed."},
 		s.addMessage)
 	mcp.AddTool(srv, &mcp.Tool{Name: "memory_get_context",
-		Description: "Return the conversation compressed to a token budget (default 10% of the window): summaries of older turns, then the most recent turns verbatim."},
+		Description: "Return the conversation compressed to a token budget (default 10% of the window): summaries of older turns keeping names, numbers, dates, identifiers and decisions, then the most recent turns verbatim. Compresses first when memory_should_compress says so or the conversation does not fit the budget."},
 		s.getContext)
 	mcp.AddTool(srv, &mcp.Tool{Name: "memory_search",
 		Description: "Search past turns and summaries by words (Korean or English), best matches first."},
@@ -153,6 +157,10 @@ func (s *session) getContext(ctx context.Context, _ *mcp.CallToolRequest, in get
 	if err != nil {
 		return nil, nil, err
 	}
+	budget := in.BudgetTokens
+	if budget == 0 {
+		budget = s.opts.Memory.TargetTokens(in.ContextWindow)
+	}
 	compress := false
 	if in.Compress != nil {
 		compress = *in.Compress
@@ -164,29 +172,45 @@ func (s *session) getContext(ctx context.Context, _ *mcp.CallToolRequest, in get
 		compress = d.ShouldCompress
 	}
 	status := "skipped"
+	var levels []convmemory.LevelProgress
 	if compress {
-		job, err := s.opts.Memory.Compress(ctx, s.opts.TenantID, conv, in.ContextWindow)
-		if err != nil {
+		if status, levels, err = s.compress(ctx, conv, budget); err != nil {
 			return nil, nil, err
 		}
-		p, err := s.opts.Memory.Progress(ctx, job)
-		if err != nil {
-			return nil, nil, err
-		}
-		status = "running"
-		if p.Done {
-			status = "done"
-		}
-	}
-	budget := in.BudgetTokens
-	if budget == 0 {
-		budget = s.opts.Memory.TargetTokens(in.ContextWindow)
 	}
 	c, err := s.opts.Memory.Context(ctx, s.opts.TenantID, conv, budget)
 	if err != nil {
 		return nil, nil, err
 	}
-	return nil, contextOutput{Context: c, Text: c.Text(), Compression: status}, nil
+	if c.Truncated && !compress && in.Compress == nil {
+		// Compression is not due, but the conversation does not fit the
+		// budget without summaries: make them rather than drop its start.
+		if status, levels, err = s.compress(ctx, conv, budget); err != nil {
+			return nil, nil, err
+		}
+		if c, err = s.opts.Memory.Context(ctx, s.opts.TenantID, conv, budget); err != nil {
+			return nil, nil, err
+		}
+	}
+	return nil, contextOutput{Context: c, Text: c.Text(), Compression: status, Levels: levels}, nil
+}
+
+// compress compresses conv to fit budget and says how far it got: done,
+// or running (the summaries arrive in the background) with the levels'
+// progress.
+func (s *session) compress(ctx context.Context, conv string, budget int) (string, []convmemory.LevelProgress, error) {
+	job, err := s.opts.Memory.CompressToBudget(ctx, s.opts.TenantID, conv, budget)
+	if err != nil {
+		return "", nil, err
+	}
+	p, err := s.opts.Memory.Progress(ctx, job)
+	if err != nil {
+		return "", nil, err
+	}
+	if p.Done {
+		return "done", nil, nil
+	}
+	return "running", p.Levels, nil
 }
 
 func (s *session) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, any, error) {

@@ -25,6 +25,7 @@ type Memory interface {
 	AddMessage(ctx context.Context, tenantID, convID, role, content string) (convmemory.Turn, error)
 	ShouldCompress(ctx context.Context, tenantID, convID string, window, currentTokens int) (convmemory.Decision, error)
 	Compress(ctx context.Context, tenantID, convID string, window int) (convmemory.Job, error)
+	CompressToBudget(ctx context.Context, tenantID, convID string, budget int) (convmemory.Job, error)
 	Progress(ctx context.Context, job convmemory.Job) (convmemory.Plan, error)
 	TargetTokens(window int) int
 	Context(ctx context.Context, tenantID, convID string, budget int) (convmemory.Context, error)

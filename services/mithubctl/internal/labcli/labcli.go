@@ -14,7 +14,7 @@ func Program() cmdline.Program {
 		Title: "evaluation, training, benchmark and load tools for MitHub developers",
 		Groups: []cmdline.Group{
 			{Title: "Evaluation (QMSum)", Commands: []cmdline.Command{
-				evalCommand(), evalPRCommand()}},
+				evalCommand(), evalPRCommand(), evalMemoryCommand()}},
 			{Title: "Training (QMSum train, no services)", Commands: []cmdline.Command{
 				trainRetrievalCommand(), trainAnswersCommand(), trainDecisionsCommand()}},
 			{Title: "Benchmarks", Commands: []cmdline.Command{
@@ -25,7 +25,7 @@ func Program() cmdline.Program {
 		Env: []cmdline.EnvVar{
 			{Name: cmdline.EnvAPIURL, Help: "agent-api base URL (default " + cmdline.DefaultAPIURL + ")"},
 			{Name: cmdline.EnvAPIKey, Help: "API key for agent-api"},
-			{Name: cmdline.EnvDatabaseURL, Help: "PostgreSQL URL for bench-ingest and bench-memory (default " + cmdline.DefaultDatabaseURL + ")"},
+			{Name: cmdline.EnvDatabaseURL, Help: "PostgreSQL URL for bench-ingest, bench-memory and eval-memory (default " + cmdline.DefaultDatabaseURL + ")"},
 			{Name: cmdline.EnvRedisURL, Help: "Redis URL for bench-memory (default " + cmdline.DefaultRedisURL + ")"},
 			{Name: "MITHUB_QMSUM_DIR", Help: "QMSum data: train/, val/, test/ (default ../shared/data/qmsum)"},
 		},

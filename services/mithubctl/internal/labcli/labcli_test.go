@@ -35,6 +35,7 @@ func TestUsageErrors(t *testing.T) {
 		{name: "eval-pr without dir", give: []string{"eval-pr"}, wantErr: "eval-pr: a QMSum directory is required, e.g. ../shared/data/qmsum/val"},
 		{name: "eval bad batch", give: []string{"eval", "dir", "--batch", "0"}, wantErr: "eval: --batch must be 1..500"},
 		{name: "bench-memory bad sizes", give: []string{"bench-memory", "--sizes", "abc"}, wantErr: `--sizes: "abc" is not a token count`},
+		{name: "eval-memory bad sizes", give: []string{"eval-memory", "--sizes", "100"}, wantErr: `--sizes: "100" is not a token count`},
 		{name: "fake-llm bad mode", give: []string{"fake-llm", "--mode", "sideways"}, wantErr: "fake-llm: --mode"},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,113 @@
+package labcli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
+	"github.com/mithub/mithub/services/mithubctl/internal/memoryeval"
+)
+
+type evalMemoryConfig struct {
+	DatabaseURL string
+	DataDir     string
+	Sizes       string
+	Window      int
+	Seed        uint64
+	Tenant      string
+	JSON        bool
+	Bulk        bool
+}
+
+func evalMemoryCommand() cmdline.Command {
+	return cmdline.Command{
+		Name:    "eval-memory",
+		Summary: "plant 15 facts (Korean and English) in long QMSum conversations, compress to 10% of the window, count the facts the context keeps beside recent, last-10% and whole-conversation baselines",
+		Usage:   "mithub-lab eval-memory [--sizes 50000,150000] [--window 32000] [--seed 1] [--bulk] [--json]",
+		Flags: func() *flag.FlagSet {
+			var c evalMemoryConfig
+			return evalMemoryFlags(&c)
+		},
+		Run: runEvalMemory,
+	}
+}
+
+func evalMemoryFlags(c *evalMemoryConfig) *flag.FlagSet {
+	fs := cmdline.NewFlagSet("eval-memory")
+	fs.StringVar(&c.Sizes, "sizes", "50000,150000", "conversation sizes in tokens, comma separated")
+	fs.IntVar(&c.Window, "window", 32_000, "model context window; the context budget is 10% of it")
+	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the filler offset and of the facts' values and positions")
+	fs.StringVar(&c.Tenant, "tenant", "eval-memory", "tenant owning the scenario conversations")
+	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+cmdline.EnvDatabaseURL+" or "+cmdline.DefaultDatabaseURL+")")
+	fs.StringVar(&c.DataDir, "data-dir", "", "QMSum directory (default $MITHUB_QMSUM_DIR or ../shared/data/qmsum)")
+	fs.BoolVar(&c.Bulk, "bulk", false, "append the turns to the store in batches instead of one AddMessage each (fast; for 1M tokens)")
+	fs.BoolVar(&c.JSON, "json", false, "print the results as JSON")
+	return fs
+}
+
+func runEvalMemory(ctx context.Context, e *cmdline.Env, args []string) error {
+	var c evalMemoryConfig
+	if err := cmdline.ParseFlags(evalMemoryFlags(&c), args); err != nil {
+		return err
+	}
+	o := memoryeval.Options{Window: c.Window, Seed: c.Seed, Bulk: c.Bulk}
+	for _, s := range strings.Split(c.Sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 5000 {
+			return cmdline.UsageErrorf("eval-memory", "--sizes: %q is not a token count of at least 5000", s)
+		}
+		o.Sizes = append(o.Sizes, n)
+	}
+	if c.Window < 1000 {
+		return cmdline.UsageErrorf("eval-memory", "--window must be at least 1000")
+	}
+	if c.DataDir == "" {
+		dir, err := qmsum.DataDir()
+		if err != nil {
+			return err
+		}
+		c.DataDir = dir
+	}
+	corpus, err := memoryeval.TrainCorpus(c.DataDir)
+	if err != nil {
+		return err
+	}
+	o.Corpus = corpus
+	if c.DatabaseURL == "" {
+		c.DatabaseURL = e.Getenv(cmdline.EnvDatabaseURL)
+	}
+	if c.DatabaseURL == "" {
+		c.DatabaseURL = cmdline.DefaultDatabaseURL
+	}
+	st, err := cmdline.OpenMigratedStore(ctx, c.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	o.Store = st
+	tenant, err := st.EnsureTenant(ctx, c.Tenant)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Hour)
+	defer cancel()
+	out := e.Stdout
+	if c.JSON {
+		out = e.Stderr
+	}
+	res, err := memoryeval.Run(ctx, tenant.ID, o, out)
+	if err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(e.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return nil
+}
