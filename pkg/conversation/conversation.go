@@ -53,6 +53,16 @@ type NodeRef struct {
 	ChildIDs []int64 `db:"child_ids"`
 }
 
+// NodeMatch is a node found by a term search: its Okapi BM25 score
+// against the query's terms and the turns it covers (a turn covers
+// itself; -1 when a summary's children are no longer stored).
+type NodeMatch struct {
+	Node
+	Score    float64 `db:"score"`
+	FromTurn int     `db:"from_turn"`
+	ToTurn   int     `db:"to_turn"`
+}
+
 // NewNode is the input of AppendTurns and PutSummary.
 type NewNode struct {
 	Level    int
@@ -91,7 +101,11 @@ type Store interface {
 	// and seq with the same children is kept; one with other children is
 	// replaced. It returns the stored node and whether it is new.
 	PutSummary(ctx context.Context, tenantID, conversationID string, n NewNode) (Node, bool, error)
-	SearchNodes(ctx context.Context, tenantID, conversationID string, terms []string, limit int) ([]Node, error)
+	// SearchNodes returns the limit nodes of one conversation (all of the
+	// tenant's for conversationID "") that score best by BM25 against
+	// terms, which are search terms as textutil.Terms makes them. Every
+	// node sharing a term is scored, however old.
+	SearchNodes(ctx context.Context, tenantID, conversationID string, terms []string, limit int) ([]NodeMatch, error)
 	// MeetingLines returns a meeting's transcript lines after afterSeq in
 	// order, at most limit.
 	MeetingLines(ctx context.Context, tenantID, meetingID string, afterSeq, limit int) ([]MeetingLine, error)

@@ -244,7 +244,8 @@ func TestSearchTerms(t *testing.T) {
 		want []string
 	}{
 		{"Budget decision", []string{"budget", "decision"}},
-		{"예산은 어떻게 결정했나요?", []string{"예산", "어떻게", "결정했나요"}},
+		{"예산은 어떻게 결정했나요?", []string{"예산", "어떻게", "결정했나"}},
+		{"What is the budget of the project?", []string{"budget", "project"}},
 		{"a b c", nil},
 		{"GPU, gpu; GPU!", []string{"gpu"}},
 	}

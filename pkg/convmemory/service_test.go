@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
+	"github.com/mithub/mithub/pkg/textutil"
 	"github.com/mithub/mithub/pkg/tokens"
 )
 
@@ -178,15 +180,15 @@ func TestSearchFindsKoreanAndEnglish(t *testing.T) {
 			t.Errorf("Search(%q) = %+v, want a first hit containing %q", tt.give, hits, tt.wantText)
 		}
 	}
-	// Every hit of an English QMSum word contains it.
-	word := strings.Fields(strings.ToLower(qmsumTurns(t)[3].Content))[0]
+	// Every hit of an English QMSum word holds it.
+	word := textutil.Terms(nil, qmsumTurns(t)[3].Content)[0]
 	hits, err := f.svc.Search(ctx, f.tenant.ID, "", word, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, h := range hits {
-		if !strings.Contains(strings.ToLower(h.Text), word) {
-			t.Errorf("hit %q does not contain %q", h.Text, word)
+		if !slices.Contains(textutil.Terms(nil, h.Text), word) {
+			t.Errorf("hit %q does not hold %q", h.Text, word)
 		}
 	}
 }

@@ -61,13 +61,24 @@ type contextOutput struct {
 
 type searchInput struct {
 	Query          string `json:"query" jsonschema:"words to look for (Korean or English)"`
-	ConversationID string `json:"conversation_id,omitempty" jsonschema:"search one conversation (default: all of yours)"`
+	ConversationID string `json:"conversation_id,omitempty" jsonschema:"conversation to search (default: the current one)"`
+	Scope          string `json:"scope,omitempty" jsonschema:"conversation (default): the given or current conversation; all: every conversation of yours, each hit naming its own"`
 	K              int    `json:"k,omitempty" jsonschema:"number of results, 1 to 100 (default 10)"`
 }
 
+// Search scopes.
+const (
+	scopeConversation = "conversation"
+	scopeAll          = "all"
+)
+
 type searchOutput struct {
-	Query string           `json:"query"`
-	Hits  []convmemory.Hit `json:"hits"`
+	Query string `json:"query"`
+	Scope string `json:"scope"`
+	// ConversationID is the conversation searched; empty for scope all
+	// or before the first message.
+	ConversationID string           `json:"conversation_id,omitempty"`
+	Hits           []convmemory.Hit `json:"hits"`
 }
 
 type statsInput struct {
@@ -85,7 +96,7 @@ func (s *session) addMemoryTools(srv *mcp.Server) {
 		Description: "Return the conversation compressed to a token budget (default 10% of the window): summaries of older turns keeping names, numbers, dates, identifiers and decisions, then the most recent turns verbatim. Compresses first when memory_should_compress says so or the conversation does not fit the budget."},
 		s.getContext)
 	mcp.AddTool(srv, &mcp.Tool{Name: "memory_search",
-		Description: "Search past turns and summaries by words (Korean or English), best matches first."},
+		Description: "Search the conversation's past turns and summaries by words (Korean or English), best matches first (BM25); scope all searches every conversation. Each hit gives its text and the turns it covers."},
 		s.search)
 	mcp.AddTool(srv, &mcp.Tool{Name: "memory_get_stats",
 		Description: "Token usage of a conversation: turns, raw and live tokens, summaries per level, compression ratio."},
@@ -220,14 +231,37 @@ func (s *session) search(ctx context.Context, _ *mcp.CallToolRequest, in searchI
 	if err := checkRange("k", in.K, 0, maxK); err != nil {
 		return nil, nil, err
 	}
-	hits, err := s.opts.Memory.Search(ctx, s.opts.TenantID, in.ConversationID, in.Query, in.K)
+	if strings.TrimSpace(in.Query) == "" {
+		return nil, nil, invalid("query is required")
+	}
+	out := searchOutput{Query: in.Query, Scope: in.Scope, Hits: []convmemory.Hit{}}
+	switch in.Scope {
+	case "", scopeConversation:
+		out.Scope = scopeConversation
+		conv, ok, err := s.existingConversation(ctx, in.ConversationID)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			// Before the first message there is nothing to find.
+			return nil, out, nil
+		}
+		out.ConversationID = conv
+	case scopeAll:
+		if in.ConversationID != "" {
+			return nil, nil, invalid("scope all searches every conversation: leave out conversation_id")
+		}
+	default:
+		return nil, nil, invalid("scope %q: want conversation or all", truncate(in.Scope, 40))
+	}
+	hits, err := s.opts.Memory.Search(ctx, s.opts.TenantID, out.ConversationID, in.Query, in.K)
 	if err != nil {
 		return nil, nil, err
 	}
-	if hits == nil {
-		hits = []convmemory.Hit{}
+	if hits != nil {
+		out.Hits = hits
 	}
-	return nil, searchOutput{Query: in.Query, Hits: hits}, nil
+	return nil, out, nil
 }
 
 func (s *session) stats(ctx context.Context, _ *mcp.CallToolRequest, in statsInput) (*mcp.CallToolResult, any, error) {

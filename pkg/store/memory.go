@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -251,43 +250,6 @@ func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string,
 		return conversation.Node{}, false, fmt.Errorf("store summary %d/%d of %s: %w", n.Level, n.Seq, conversationID, translate(err))
 	}
 	return out, created, nil
-}
-
-// SearchNodes returns up to limit of the tenant's nodes whose text
-// contains any of terms (case-insensitive substring match, which works for
-// Korean as well as English), newest conversations and highest levels
-// first. An empty conversationID searches every conversation.
-func (s *Store) SearchNodes(ctx context.Context, tenantID, conversationID string, terms []string, limit int) ([]conversation.Node, error) {
-	if len(terms) == 0 {
-		return nil, nil
-	}
-	if limit <= 0 || limit > 5000 {
-		limit = 500
-	}
-	pats := make([]string, len(terms))
-	for i, t := range terms {
-		pats[i] = "%" + likeEscape(t) + "%"
-	}
-	var conv any
-	if conversationID != "" {
-		conv = conversationID
-	}
-	rows, err := s.pool.Query(ctx, `SELECT `+memoryNodeColumns+` FROM memory_nodes n
-		WHERE n.tenant_id = $1 AND ($2::uuid IS NULL OR n.conversation_id = $2::uuid)
-		  AND n.text ILIKE ANY($3)
-		ORDER BY n.level DESC, n.id DESC LIMIT $4`, tenantID, conv, pats, limit)
-	if err != nil {
-		return nil, fmt.Errorf("search memory: %w", translate(err))
-	}
-	ns, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Node])
-	if err != nil {
-		return nil, fmt.Errorf("search memory: %w", translate(err))
-	}
-	return ns, nil
-}
-
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
 // DeleteSummaries removes the conversation's summary nodes (level >= 1),

@@ -8,6 +8,7 @@ import (
 	"github.com/mithub/mithub/pkg/conversation"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
+	"github.com/mithub/mithub/pkg/textutil"
 )
 
 func TestMemoryNodes(t *testing.T) {
@@ -63,11 +64,11 @@ func TestMemoryNodes(t *testing.T) {
 		t.Errorf("level-0 summary: %v, want ErrInvalid", err)
 	}
 
-	hits, err := st.SearchNodes(ctx, acme.ID, "", []string{"안녕", "100%"}, 10)
+	hits, err := st.SearchNodes(ctx, acme.ID, "", textutil.Terms(nil, "안녕하세요 100%"), 10)
 	if err != nil || len(hits) != 1 || hits[0].Seq != 0 {
 		t.Errorf("search: %+v %v", hits, err)
 	}
-	if hits, _ := st.SearchNodes(ctx, other.ID, "", []string{"안녕"}, 10); len(hits) != 0 {
+	if hits, _ := st.SearchNodes(ctx, other.ID, "", textutil.Terms(nil, "안녕하세요"), 10); len(hits) != 0 {
 		t.Errorf("another tenant found %d nodes", len(hits))
 	}
 	if n, err := st.DeleteSummaries(ctx, acme.ID, c.ID); err != nil || n != 1 {
