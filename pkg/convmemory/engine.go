@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -34,17 +33,10 @@ type Engine struct {
 	sum   Summarizer
 	cfg   Config
 
-	// mu guards turns, the chunk plans of recently planned conversations
-	// (turns are append-only: a plan stays right while the count holds).
+	// mu guards turns, the views of recently used conversations by
+	// tenant and id (view.go).
 	mu    sync.Mutex
 	turns map[string]turnPlan
-}
-
-type turnPlan struct {
-	count     int
-	turns     []conversation.NodeRef
-	chunks    []chunk
-	tailStart int
 }
 
 // maxCachedPlans bounds the chunk plan cache.
@@ -59,32 +51,11 @@ func NewEngine(st Store, count tokens.Counter, sum Summarizer, cfg Config) *Engi
 func (e *Engine) Config() Config { return e.cfg }
 
 func (e *Engine) snapshot(ctx context.Context, tenantID, convID string) (*snapshot, error) {
-	n, err := e.st.NextTurnSeq(ctx, tenantID, convID)
+	v, err := e.view(ctx, tenantID, convID)
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	tp, ok := e.turns[convID]
-	e.mu.Unlock()
-	if !ok || tp.count != n {
-		refs, err := e.st.NodeRefs(ctx, tenantID, convID, 0, 0)
-		if err != nil {
-			return nil, err
-		}
-		tp = turnPlan{count: len(refs), turns: refs}
-		tp.chunks, tp.tailStart = planChunks(refs, e.cfg.ChunkTokens)
-		e.mu.Lock()
-		if len(e.turns) >= maxCachedPlans {
-			clear(e.turns)
-		}
-		e.turns[convID] = tp
-		e.mu.Unlock()
-	}
-	sums, err := e.st.NodeRefs(ctx, tenantID, convID, 1, math.MaxInt32)
-	if err != nil {
-		return nil, err
-	}
-	return newSnapshot(tp.turns, tp.chunks, tp.tailStart, sums), nil
+	return newSnapshot(v.turns, v.chunks, v.tailStart, v.sums), nil
 }
 
 // Plan says where the job stands and which units can run now.

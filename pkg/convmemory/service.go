@@ -130,22 +130,14 @@ func (s *Service) AddMessage(ctx context.Context, tenantID, convID, role, conten
 		return Turn{}, fmt.Errorf("%w: conversation %s is a meeting; its turns come from the meeting's transcripts", ErrNotChat, convID)
 	}
 	t := Turn{Speaker: role, Text: content, Tokens: s.e.count.Count(renderTurn(role, content))}
-	// Concurrent writers race for the next seq; the loser retries.
-	for range 20 {
-		seq, err := s.e.st.NextTurnSeq(ctx, tenantID, convID)
-		if err != nil {
-			return Turn{}, mapErr(err)
-		}
-		t.Seq = seq
-		n, err := s.e.st.AppendTurns(ctx, tenantID, convID, []conversation.NewNode{{Seq: seq, Text: encodeTurn(role, content), Tokens: t.Tokens}})
-		if err != nil {
-			return Turn{}, mapErr(err)
-		}
-		if n == 1 {
-			return t, nil
-		}
+	// The store orders concurrent adders (in every process) itself; none
+	// is refused.
+	seq, err := s.e.st.AppendMessage(ctx, tenantID, convID, encodeTurn(role, content), t.Tokens)
+	if err != nil {
+		return Turn{}, mapErr(err)
 	}
-	return Turn{}, errors.New("add message: too many concurrent writers")
+	t.Seq = seq
+	return t, nil
 }
 
 // Stats describe a conversation's memory.
