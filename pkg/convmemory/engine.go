@@ -58,6 +58,16 @@ func (e *Engine) snapshot(ctx context.Context, tenantID, convID string) (*snapsh
 	return newSnapshot(v.turns, v.chunks, v.tailStart, v.sums), nil
 }
 
+// snapshotLive is snapshot with the size of its cover (liveTokens).
+func (e *Engine) snapshotLive(ctx context.Context, tenantID, convID string) (*snapshot, int, error) {
+	v, err := e.view(ctx, tenantID, convID)
+	if err != nil {
+		return nil, 0, err
+	}
+	snap := newSnapshot(v.turns, v.chunks, v.tailStart, v.sums)
+	return snap, e.liveTokens(tenantID, convID, v, snap), nil
+}
+
 // Plan says where the job stands and which units can run now.
 func (e *Engine) Plan(ctx context.Context, job Job) (Plan, error) {
 	s, err := e.snapshot(ctx, job.TenantID, job.ConversationID)

@@ -166,7 +166,7 @@ func (s *Service) Stats(ctx context.Context, tenantID, convID string) (Stats, er
 	if err != nil {
 		return Stats{}, err
 	}
-	snap, err := s.e.snapshot(ctx, tenantID, convID)
+	snap, live, err := s.e.snapshotLive(ctx, tenantID, convID)
 	if err != nil {
 		return Stats{}, mapErr(err)
 	}
@@ -179,7 +179,7 @@ func (s *Service) Stats(ctx context.Context, tenantID, convID string) (Stats, er
 		st.SummaryNodes[level] = len(nodes)
 		st.Levels = max(st.Levels, level)
 	}
-	st.LiveTokens = itemTokens(snap.cover(s.e.cfg.FanIn))
+	st.LiveTokens = live
 	st.CompressionRatio = 1
 	if st.RawTokens > 0 {
 		st.CompressionRatio = float64(st.LiveTokens) / float64(st.RawTokens)

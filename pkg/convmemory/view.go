@@ -24,6 +24,13 @@ type turnPlan struct {
 	sumLastID int64
 	sums      []conversation.NodeRef
 	sumsRead  bool
+
+	// live is the cover's size when the view held liveTurns turns and
+	// the summaries of liveStamp.
+	live      int
+	liveTurns int
+	liveStamp [2]int64
+	liveOK    bool
 }
 
 // maxIncrement is the most new turns a view reads with their text; a
@@ -126,4 +133,29 @@ func (e *Engine) reloadTurns(ctx context.Context, tenantID, convID string) (turn
 	e.turns[tenantID+"/"+convID] = v
 	e.mu.Unlock()
 	return v, nil
+}
+
+// liveTokens is the size of snap's cover (the conversation's live
+// context), snap being v's snapshot. The cover is computed in full only
+// when the summaries changed since the last time: while they hold, the
+// turns appended since add just their own tokens, as they are raw (the
+// chunks they close have no summary yet).
+func (e *Engine) liveTokens(tenantID, convID string, v turnPlan, snap *snapshot) int {
+	stamp := [2]int64{int64(v.sumCount), v.sumLastID}
+	if v.liveOK && v.liveStamp == stamp && v.liveTurns <= len(v.turns) {
+		live := v.live
+		for _, t := range v.turns[v.liveTurns:] {
+			live += t.Tokens
+		}
+		return live
+	}
+	live := itemTokens(snap.cover(e.cfg.FanIn))
+	key := tenantID + "/" + convID
+	e.mu.Lock()
+	if cur, ok := e.turns[key]; ok && cur.sumsRead && cur.sumCount == v.sumCount && cur.sumLastID == v.sumLastID && len(cur.turns) >= len(v.turns) {
+		cur.live, cur.liveTurns, cur.liveStamp, cur.liveOK = live, len(v.turns), stamp, true
+		e.turns[key] = cur
+	}
+	e.mu.Unlock()
+	return live
 }

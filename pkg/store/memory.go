@@ -138,8 +138,7 @@ func (s *Store) AppendTurns(ctx context.Context, tenantID, conversationID string
 // seq the next turn gets).
 func (s *Store) NextTurnSeq(ctx context.Context, tenantID, conversationID string) (int, error) {
 	var n int
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(max(seq) + 1, 0) FROM memory_nodes
-		WHERE conversation_id = $1 AND tenant_id = $2 AND level = 0`, conversationID, tenantID).Scan(&n)
+	err := s.pool.QueryRow(ctx, `SELECT coalesce((`+lastTurnSeqOfTenant+`) + 1, 0)`, conversationID, tenantID).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count turns of %s: %w", conversationID, translate(err))
 	}
