@@ -195,3 +195,47 @@ func freshStats(t *testing.T, st conversation.Store, count tokens.Counter, tenan
 	}
 	return s
 }
+
+// One engine's view stays right while many goroutines add and read
+// through it at once.
+func TestCachedViewUnderConcurrentUse(t *testing.T) {
+	st, tenant, svcs := twoProcesses(t)
+	ctx := context.Background()
+	c, err := svcs[0].StartChat(ctx, tenant.ID, "shared view")
+	if err != nil {
+		t.Fatal(err)
+	}
+	count, err := tokens.ForEncoding(tokens.CL100K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := qmsumTurns(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			for i := g; i < min(len(turns), 240); i += 8 {
+				if _, err := svcs[0].AddMessage(ctx, tenant.ID, c.ID, turns[i].Speaker, turns[i].Content); err != nil {
+					errs <- err
+					return
+				}
+				if _, err := svcs[0].Stats(ctx, tenant.ID, c.ID); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	cached, err := svcs[0].Stats(ctx, tenant.ID, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh := freshStats(t, st, count, tenant.ID, c.ID); fmt.Sprint(cached) != fmt.Sprint(fresh) {
+		t.Fatalf("the cached view says\n%+v\na fresh read says\n%+v", cached, fresh)
+	}
+}
