@@ -34,7 +34,9 @@ func NewStdioTransport(in io.Reader, out io.Writer) mcp.Transport {
 	w := &lockedWriter{w: out}
 	pr, pw := io.Pipe()
 	go func() { _ = pw.CloseWithError(filterLines(in, pw, w)) }()
-	return &mcp.IOTransport{Reader: pr, Writer: w, MaxLineLength: MaxLineBytes + 1}
+	// The filter bounds each line already; the SDK's own cap counts the
+	// bytes its decoder reads ahead, which can belong to the next line.
+	return &mcp.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1}
 }
 
 // lockedWriter writes each message in one piece: the SDK writes a message
