@@ -81,6 +81,16 @@ type MeetingLine struct {
 	Text    string
 }
 
+// Stamp identifies the state of a conversation's nodes for a cached
+// view: turns are only ever appended, and every summary write or removal
+// changes the summaries' count or their highest id.
+type Stamp struct {
+	// NextTurnSeq is the seq after the last turn (0 when there is none).
+	NextTurnSeq   int
+	Summaries     int
+	LastSummaryID int64
+}
+
 // Store is the persistence of conversations. Every method is scoped to a
 // tenant: another tenant's conversation is errdefs.ErrNotFound.
 type Store interface {
@@ -93,7 +103,14 @@ type Store interface {
 	// AppendTurns stores level-0 nodes, skipping seqs already stored, and
 	// returns how many it inserted.
 	AppendTurns(ctx context.Context, tenantID, conversationID string, turns []NewNode) (int, error)
+	// AppendMessage stores one turn after a chat conversation's last one
+	// and returns its seq; concurrent calls, from any process, all
+	// succeed with consecutive seqs.
+	AppendMessage(ctx context.Context, tenantID, conversationID, text string, tokens int) (int, error)
 	NextTurnSeq(ctx context.Context, tenantID, conversationID string) (int, error)
+	// MemoryStamp returns what a cached view of the nodes is checked
+	// against, cheaply.
+	MemoryStamp(ctx context.Context, tenantID, conversationID string) (Stamp, error)
 	NodeRefs(ctx context.Context, tenantID, conversationID string, fromLevel, toLevel int) ([]NodeRef, error)
 	NodesByID(ctx context.Context, tenantID, conversationID string, ids []int64) ([]Node, error)
 	NodesAtLevel(ctx context.Context, tenantID, conversationID string, level, fromSeq, toSeq int) ([]Node, error)

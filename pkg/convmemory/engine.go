@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -34,8 +33,8 @@ type Engine struct {
 	sum   Summarizer
 	cfg   Config
 
-	// mu guards turns, the chunk plans of recently planned conversations
-	// (turns are append-only: a plan stays right while the count holds).
+	// mu guards turns, the views of recently used conversations by
+	// tenant and id (view.go).
 	mu    sync.Mutex
 	turns map[string]turnPlan
 	// held is, per tenant and conversation, the last context returned
@@ -48,13 +47,6 @@ type Engine struct {
 type heldContext struct {
 	tokens   int
 	lastTurn int
-}
-
-type turnPlan struct {
-	count     int
-	turns     []conversation.NodeRef
-	chunks    []chunk
-	tailStart int
 }
 
 // maxCachedPlans bounds the chunk plan cache.
@@ -70,32 +62,21 @@ func NewEngine(st Store, count tokens.Counter, sum Summarizer, cfg Config) *Engi
 func (e *Engine) Config() Config { return e.cfg }
 
 func (e *Engine) snapshot(ctx context.Context, tenantID, convID string) (*snapshot, error) {
-	n, err := e.st.NextTurnSeq(ctx, tenantID, convID)
+	v, err := e.view(ctx, tenantID, convID)
 	if err != nil {
 		return nil, err
 	}
-	e.mu.Lock()
-	tp, ok := e.turns[convID]
-	e.mu.Unlock()
-	if !ok || tp.count != n {
-		refs, err := e.st.NodeRefs(ctx, tenantID, convID, 0, 0)
-		if err != nil {
-			return nil, err
-		}
-		tp = turnPlan{count: len(refs), turns: refs}
-		tp.chunks, tp.tailStart = planChunks(refs, e.cfg.ChunkTokens)
-		e.mu.Lock()
-		if len(e.turns) >= maxCachedPlans {
-			clear(e.turns)
-		}
-		e.turns[convID] = tp
-		e.mu.Unlock()
-	}
-	sums, err := e.st.NodeRefs(ctx, tenantID, convID, 1, math.MaxInt32)
+	return newSnapshot(v.turns, v.chunks, v.tailStart, v.sums), nil
+}
+
+// snapshotLive is snapshot with the size of its cover (liveTokens).
+func (e *Engine) snapshotLive(ctx context.Context, tenantID, convID string) (*snapshot, int, error) {
+	v, err := e.view(ctx, tenantID, convID)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return newSnapshot(tp.turns, tp.chunks, tp.tailStart, sums), nil
+	snap := newSnapshot(v.turns, v.chunks, v.tailStart, v.sums)
+	return snap, e.liveTokens(tenantID, convID, v, snap), nil
 }
 
 // Plan says where the job stands and which units can run now.

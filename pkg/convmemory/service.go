@@ -130,22 +130,14 @@ func (s *Service) AddMessage(ctx context.Context, tenantID, convID, role, conten
 		return Turn{}, fmt.Errorf("%w: conversation %s is a meeting; its turns come from the meeting's transcripts", ErrNotChat, convID)
 	}
 	t := Turn{Speaker: role, Text: content, Tokens: s.e.count.Count(renderTurn(role, content))}
-	// Concurrent writers race for the next seq; the loser retries.
-	for range 20 {
-		seq, err := s.e.st.NextTurnSeq(ctx, tenantID, convID)
-		if err != nil {
-			return Turn{}, mapErr(err)
-		}
-		t.Seq = seq
-		n, err := s.e.st.AppendTurns(ctx, tenantID, convID, []conversation.NewNode{{Seq: seq, Text: encodeTurn(role, content), Tokens: t.Tokens}})
-		if err != nil {
-			return Turn{}, mapErr(err)
-		}
-		if n == 1 {
-			return t, nil
-		}
+	// The store orders concurrent adders (in every process) itself; none
+	// is refused.
+	seq, err := s.e.st.AppendMessage(ctx, tenantID, convID, encodeTurn(role, content), t.Tokens)
+	if err != nil {
+		return Turn{}, mapErr(err)
 	}
-	return Turn{}, errors.New("add message: too many concurrent writers")
+	t.Seq = seq
+	return t, nil
 }
 
 // Stats describe a conversation's memory.
@@ -174,7 +166,7 @@ func (s *Service) Stats(ctx context.Context, tenantID, convID string) (Stats, er
 	if err != nil {
 		return Stats{}, err
 	}
-	snap, err := s.e.snapshot(ctx, tenantID, convID)
+	snap, live, err := s.e.snapshotLive(ctx, tenantID, convID)
 	if err != nil {
 		return Stats{}, mapErr(err)
 	}
@@ -187,7 +179,7 @@ func (s *Service) Stats(ctx context.Context, tenantID, convID string) (Stats, er
 		st.SummaryNodes[level] = len(nodes)
 		st.Levels = max(st.Levels, level)
 	}
-	st.LiveTokens = itemTokens(snap.cover(s.e.cfg.FanIn))
+	st.LiveTokens = live
 	st.CompressionRatio = 1
 	if st.RawTokens > 0 {
 		st.CompressionRatio = float64(st.LiveTokens) / float64(st.RawTokens)

@@ -63,6 +63,10 @@ type Options struct {
 	Conversation string
 	// Version is reported to clients (default "dev").
 	Version string
+	// OnConversation, when set, is told each time the session's current
+	// conversation changes, so the caller can resume it after a restart
+	// (`mithubctl mcp` keeps it in its state file).
+	OnConversation func(id string)
 }
 
 // session is the state one Server keeps: its current conversation.
@@ -86,9 +90,11 @@ func New(opts Options) (*mcp.Server, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mithub", Title: "MitHub meeting memory", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: "Before each answer call memory_should_compress; when it says should_compress, call memory_get_context and " +
 			"replace your history with the returned context. Save every message with memory_add_message. " +
-			"Use memory_search for older details and meeting_* tools for the team's meetings.",
+			"Use memory_search for older details and meeting_* tools for the team's meetings. " +
+			"memory_start_conversation begins a new conversation; memory_list_conversations lists them.",
 	})
 	s.addMemoryTools(srv)
+	s.addConversationTools(srv)
 	s.addMeetingTools(srv)
 	srv.AddResource(&mcp.Resource{
 		URI:         CurrentContextURI,
@@ -142,8 +148,12 @@ func (s *session) conversation(ctx context.Context, given string, create bool) (
 
 func (s *session) setCurrent(id string) {
 	s.mu.Lock()
+	changed := s.current != id
 	s.current = id
 	s.mu.Unlock()
+	if changed && s.opts.OnConversation != nil {
+		s.opts.OnConversation(id)
+	}
 }
 
 func (s *session) readCurrentContext(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

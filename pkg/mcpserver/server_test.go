@@ -125,7 +125,7 @@ func TestMemoryToolsCompressALongConversation(t *testing.T) {
 	}
 	slices.Sort(names)
 	want := []string{"meeting_ask", "meeting_list", "meeting_topics", "memory_add_message", "memory_get_context",
-		"memory_get_stats", "memory_search", "memory_should_compress"}
+		"memory_get_stats", "memory_list_conversations", "memory_search", "memory_should_compress", "memory_start_conversation"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}

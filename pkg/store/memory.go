@@ -137,8 +137,7 @@ func (s *Store) AppendTurns(ctx context.Context, tenantID, conversationID string
 // seq the next turn gets).
 func (s *Store) NextTurnSeq(ctx context.Context, tenantID, conversationID string) (int, error) {
 	var n int
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(max(seq) + 1, 0) FROM memory_nodes
-		WHERE conversation_id = $1 AND tenant_id = $2 AND level = 0`, conversationID, tenantID).Scan(&n)
+	err := s.pool.QueryRow(ctx, `SELECT coalesce((`+lastTurnSeqOfTenant+`) + 1, 0)`, conversationID, tenantID).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count turns of %s: %w", conversationID, translate(err))
 	}
@@ -195,7 +194,9 @@ func (s *Store) NodesAtLevel(ctx context.Context, tenantID, conversationID strin
 // (level, seq) with the same children is kept and returned as is; one with
 // other children (the conversation grew under a partial merge) is replaced
 // by a new row with a new id, so parents that named the old id no longer
-// match either. It reports whether the stored row is new.
+// match either. It reports whether the stored row is new. Writers racing
+// on one node agree: the one that loses the insert reads the winner's row
+// and returns it (created false) when it covers the same children.
 func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string, n conversation.NewNode) (conversation.Node, bool, error) {
 	if n.Level < 1 {
 		return conversation.Node{}, false, fmt.Errorf("%w: a summary is at level >= 1, got %d", ErrInvalid, n.Level)
@@ -208,48 +209,76 @@ func (s *Store) PutSummary(ctx context.Context, tenantID, conversationID string,
 		created bool
 	)
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT `+memoryNodeColumns+` FROM memory_nodes
-			WHERE conversation_id = $1 AND tenant_id = $2 AND level = $3 AND seq = $4 FOR UPDATE`,
-			conversationID, tenantID, n.Level, n.Seq)
-		if err != nil {
-			return err
-		}
-		old, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Node])
-		if err != nil {
-			return err
-		}
-		if len(old) == 1 && slices.Equal(old[0].ChildIDs, n.ChildIDs) {
-			out = old[0]
-			return nil
-		}
-		if len(old) == 1 {
-			if _, err := tx.Exec(ctx, `DELETE FROM memory_nodes WHERE id = $1`, old[0].ID); err != nil {
+		// Each statement sees the rows other writers committed before it
+		// (read committed), so a lost insert is visible to the next pass.
+		for range putSummaryAttempts {
+			var (
+				done bool
+				err  error
+			)
+			out, created, done, err = putSummaryOnce(ctx, tx, tenantID, conversationID, n)
+			if err != nil || done {
 				return err
 			}
+			var mine bool
+			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM conversations WHERE id = $1 AND tenant_id = $2)`,
+				conversationID, tenantID).Scan(&mine); err != nil {
+				return err
+			}
+			if !mine {
+				return ErrNotFound
+			}
 		}
-		rows, err = tx.Query(ctx, `
-			INSERT INTO memory_nodes (tenant_id, conversation_id, level, seq, text, tokens, child_ids)
-			SELECT $1, c.id, $3, $4, $5, $6, $7 FROM conversations c WHERE c.id = $2 AND c.tenant_id = $1
-			ON CONFLICT (conversation_id, level, seq) DO NOTHING
-			RETURNING `+memoryNodeColumns,
-			tenantID, conversationID, n.Level, n.Seq, n.Text, n.Tokens, n.ChildIDs)
-		if err != nil {
-			return err
-		}
-		ins, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Node])
-		if err != nil {
-			return err
-		}
-		if len(ins) == 0 {
-			return ErrNotFound
-		}
-		out, created = ins[0], true
-		return nil
+		return errors.New("the node kept changing under concurrent writers")
 	})
 	if err != nil {
 		return conversation.Node{}, false, fmt.Errorf("store summary %d/%d of %s: %w", n.Level, n.Seq, conversationID, translate(err))
 	}
 	return out, created, nil
+}
+
+// putSummaryAttempts bounds PutSummary's passes; each lost race means
+// another writer committed a node at the same place, so two passes
+// settle it unless writers keep replacing it with other children.
+const putSummaryAttempts = 8
+
+// putSummaryOnce is one pass of PutSummary: keep the stored node, or
+// replace it, or insert a new one. done is false when the insert found a
+// row another writer committed meanwhile, or the conversation is not the
+// tenant's.
+func putSummaryOnce(ctx context.Context, tx pgx.Tx, tenantID, conversationID string, n conversation.NewNode) (out conversation.Node, created, done bool, err error) {
+	rows, err := tx.Query(ctx, `SELECT `+memoryNodeColumns+` FROM memory_nodes
+		WHERE conversation_id = $1 AND tenant_id = $2 AND level = $3 AND seq = $4 FOR UPDATE`,
+		conversationID, tenantID, n.Level, n.Seq)
+	if err != nil {
+		return out, false, false, err
+	}
+	old, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Node])
+	if err != nil {
+		return out, false, false, err
+	}
+	if len(old) == 1 && slices.Equal(old[0].ChildIDs, n.ChildIDs) {
+		return old[0], false, true, nil
+	}
+	if len(old) == 1 {
+		if _, err := tx.Exec(ctx, `DELETE FROM memory_nodes WHERE id = $1`, old[0].ID); err != nil {
+			return out, false, false, err
+		}
+	}
+	rows, err = tx.Query(ctx, `
+		INSERT INTO memory_nodes (tenant_id, conversation_id, level, seq, text, tokens, child_ids)
+		SELECT $1, c.id, $3, $4, $5, $6, $7 FROM conversations c WHERE c.id = $2 AND c.tenant_id = $1
+		ON CONFLICT (conversation_id, level, seq) DO NOTHING
+		RETURNING `+memoryNodeColumns,
+		tenantID, conversationID, n.Level, n.Seq, n.Text, n.Tokens, n.ChildIDs)
+	if err != nil {
+		return out, false, false, err
+	}
+	ins, err := pgx.CollectRows(rows, pgx.RowToStructByName[conversation.Node])
+	if err != nil || len(ins) == 0 {
+		return out, false, false, err
+	}
+	return ins[0], true, true, nil
 }
 
 // DeleteSummaries removes the conversation's summary nodes (level >= 1),

@@ -52,7 +52,8 @@ try {
   const names = tools.map((t) => t.name).sort();
   assert.deepEqual(names, [
     "meeting_ask", "meeting_list", "meeting_topics", "memory_add_message", "memory_get_context",
-    "memory_get_stats", "memory_search", "memory_should_compress",
+    "memory_get_stats", "memory_list_conversations", "memory_search", "memory_should_compress",
+    "memory_start_conversation",
   ]);
   for (const t of tools) {
     assert.equal(t.inputSchema.type, "object", `${t.name} has an object input schema`);

@@ -77,7 +77,7 @@ func TestMCPOverHTTPServesMemoryAndMeetingTools(t *testing.T) {
 		names = append(names, tl.Name)
 	}
 	for _, want := range []string{"memory_should_compress", "memory_add_message", "memory_get_context", "memory_search",
-		"memory_get_stats", "meeting_list", "meeting_topics", "meeting_ask"} {
+		"memory_get_stats", "memory_start_conversation", "memory_list_conversations", "meeting_list", "meeting_topics", "meeting_ask"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("tool %s missing from %v", want, names)
 		}

@@ -25,6 +25,7 @@ func Program() cmdline.Program {
 			{Name: cmdline.EnvAPIKey, Help: "API key for agent-api; its tenant owns the memory commands' conversations"},
 			{Name: cmdline.EnvDatabaseURL, Help: "PostgreSQL URL for apikey, migrate and the memory commands (default " + cmdline.DefaultDatabaseURL + ")"},
 			{Name: cmdline.EnvRedisURL, Help: "Redis URL of the task queue for compress and mcp --queue (default " + cmdline.DefaultRedisURL + ")"},
+			{Name: envStateDir, Help: "where mcp remembers the conversation it served (default $XDG_STATE_HOME/mithub, else ~/.local/state/mithub)"},
 		},
 	}
 }

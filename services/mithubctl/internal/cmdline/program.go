@@ -13,9 +13,11 @@ import (
 type Env struct {
 	// Program is the binary's name, e.g. "mithubctl".
 	Program string
-	Stdout  io.Writer
-	Stderr  io.Writer
-	Getenv  func(string) string
+	// Stdin is the process's input (nil: os.Stdin).
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
 }
 
 // UserAgent identifies the program to agent-api, e.g. "mithubctl/1".
