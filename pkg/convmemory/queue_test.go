@@ -365,12 +365,12 @@ func TestKilledWorkerResumesWithoutRedoingSummaries(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, asked := llm.snapshot()
+		answered, asked := llm.snapshot()
 		if len(before) == open && asked > open {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("worker stored %d nodes, server asked %d times; want %d stored and more asked", len(before), asked, open)
+			t.Fatalf("worker stored %d nodes, server asked %d times (answers per prompt: %v); want %d stored and more asked", len(before), asked, answered, open)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
