@@ -27,7 +27,8 @@ type evalQuery struct {
 // that answers a QMSum validation query (a turn of its relevant spans):
 // each meeting as its own conversation, and all meetings as one long
 // conversation, beside plain BM25 over the same turns held in memory.
-// It runs only with MITHUB_EVAL_SEARCH=1 (a few minutes):
+// It runs only with MITHUB_EVAL_SEARCH=1 (about a minute; make eval-memory
+// runs it):
 //
 //	MITHUB_EVAL_SEARCH=1 go test ./pkg/convmemory -run TestSearchRecallQMSum -v
 func TestSearchRecallQMSum(t *testing.T) {
