@@ -164,13 +164,18 @@ func (s *session) getContext(ctx context.Context, _ *mcp.CallToolRequest, in get
 	if err := checkRange("context_window", in.ContextWindow, 0, maxTokensArg); err != nil {
 		return nil, nil, err
 	}
-	conv, err := s.conversation(ctx, in.ConversationID, false)
-	if err != nil {
-		return nil, nil, err
-	}
 	budget := in.BudgetTokens
 	if budget == 0 {
 		budget = s.opts.Memory.TargetTokens(in.ContextWindow)
+	}
+	conv, ok, err := s.existingConversation(ctx, in.ConversationID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		// No conversation yet: an empty memory has an empty context.
+		c := convmemory.Context{Items: []convmemory.ContextItem{}, Budget: budget}
+		return nil, contextOutput{Context: c, Text: c.Text(), Compression: "skipped"}, nil
 	}
 	compress := false
 	if in.Compress != nil {

@@ -10,8 +10,8 @@ import (
 )
 
 // TestEmptyMemoryAnswersZeros: before the tenant's first conversation,
-// memory_get_stats and memory_should_compress answer an empty memory
-// instead of an error, and create no conversation.
+// memory_get_stats, memory_should_compress and memory_get_context answer
+// an empty memory instead of an error, and create no conversation.
 func TestEmptyMemoryAnswersZeros(t *testing.T) {
 	f := newFixture(t)
 	cs := f.connect(t, mcpserver.Options{})
@@ -39,6 +39,15 @@ func TestEmptyMemoryAnswersZeros(t *testing.T) {
 				t.Errorf("should_compress = %+v, want false with 0 tokens", d)
 			}
 		})
+	}
+	var got struct {
+		convmemory.Context
+		Text        string `json:"text"`
+		Compression string `json:"compression"`
+	}
+	call(t, cs, "memory_get_context", map[string]any{"budget_tokens": 2000}, &got)
+	if got.ConversationID != "" || len(got.Items) != 0 || got.Tokens != 0 || got.Budget != 2000 || got.Compression != "skipped" {
+		t.Errorf("get_context = %+v, want an empty context of budget 2000", got)
 	}
 	convs, err := f.svc.List(context.Background(), f.tenant.ID, 10)
 	if err != nil || len(convs) != 0 {
