@@ -9,8 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"path/filepath"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -69,7 +67,7 @@ type MemoryResult struct {
 // an in-process Asynq server (the same handler as pr-worker's) and
 // writes one line per size to w.
 func Memory(ctx context.Context, o MemoryOptions, w io.Writer) ([]MemoryResult, error) {
-	turns, err := qmsumCorpus(o.DataDir)
+	turns, err := qmsum.SpokenTurnsOf(o.DataDir, "train", "val", "test")
 	if err != nil {
 		return nil, err
 	}
@@ -174,36 +172,6 @@ func waitJob(ctx context.Context, svc *convmemory.Service, q *convmemory.Queue, 
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-}
-
-// qmsumCorpus returns every spoken turn of QMSum (train, then val, then
-// test), meeting after meeting.
-func qmsumCorpus(dir string) ([]qmsum.Turn, error) {
-	var files []string
-	for _, split := range []string{"train", "val", "test"} {
-		fs, err := filepath.Glob(filepath.Join(dir, split, "*.json"))
-		if err != nil {
-			return nil, err
-		}
-		sort.Strings(fs)
-		files = append(files, fs...)
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no QMSum meetings under %s", dir)
-	}
-	var out []qmsum.Turn
-	for _, f := range files {
-		m, err := qmsum.Load(f)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range m.Turns {
-			if strings.TrimSpace(t.Content) != "" {
-				out = append(out, t)
-			}
-		}
-	}
-	return out, nil
 }
 
 // loadTurns stores turns (cycling through the corpus) until size tokens.

@@ -80,12 +80,7 @@ func parseAPIKey(args []string, getenv func(string) string) (apikeyConfig, error
 	case c.KeyName == "":
 		return c, cmdline.UsageErrorf("apikey", "--name must not be empty")
 	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = getenv(cmdline.EnvDatabaseURL)
-	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = cmdline.DefaultDatabaseURL
-	}
+	c.DatabaseURL = cmdline.Setting(c.DatabaseURL, getenv, cmdline.EnvDatabaseURL, cmdline.DefaultDatabaseURL)
 	return c, nil
 }
 

@@ -48,12 +48,7 @@ func runAPIKeyRevoke(ctx context.Context, e *cmdline.Env, args []string) error {
 	if c.Key == "" {
 		return cmdline.UsageErrorf("apikey", "revoke: --key is required")
 	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = e.Getenv(cmdline.EnvDatabaseURL)
-	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = cmdline.DefaultDatabaseURL
-	}
+	c.DatabaseURL = cmdline.Setting(c.DatabaseURL, e.Getenv, cmdline.EnvDatabaseURL, cmdline.DefaultDatabaseURL)
 	st, closeStore, err := openKeyRevoker(ctx, c.DatabaseURL)
 	if err != nil {
 		return fmt.Errorf("open key store: %w", err)

@@ -54,12 +54,7 @@ func parseMCP(args []string, getenv func(string) string) (mcpConfig, error) {
 	if err := cmdline.ParseFlags(mcpFlags(&c), args); err != nil {
 		return c, err
 	}
-	if c.APIURL == "" {
-		c.APIURL = getenv(cmdline.EnvAPIURL)
-	}
-	if c.APIURL == "" {
-		c.APIURL = cmdline.DefaultAPIURL
-	}
+	c.APIURL = cmdline.Setting(c.APIURL, getenv, cmdline.EnvAPIURL, cmdline.DefaultAPIURL)
 	switch c.StateDir {
 	case "":
 		c.StateDir = defaultStateDir(getenv)

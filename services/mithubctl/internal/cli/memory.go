@@ -41,18 +41,8 @@ func (m *memoryFlags) register(fs *flag.FlagSet) {
 }
 
 func (m *memoryFlags) resolve(command string, getenv func(string) string) error {
-	if m.DatabaseURL == "" {
-		m.DatabaseURL = getenv(cmdline.EnvDatabaseURL)
-	}
-	if m.DatabaseURL == "" {
-		m.DatabaseURL = cmdline.DefaultDatabaseURL
-	}
-	if m.RedisURL == "" {
-		m.RedisURL = getenv(cmdline.EnvRedisURL)
-	}
-	if m.RedisURL == "" {
-		m.RedisURL = cmdline.DefaultRedisURL
-	}
+	m.DatabaseURL = cmdline.Setting(m.DatabaseURL, getenv, cmdline.EnvDatabaseURL, cmdline.DefaultDatabaseURL)
+	m.RedisURL = cmdline.Setting(m.RedisURL, getenv, cmdline.EnvRedisURL, cmdline.DefaultRedisURL)
 	if m.APIKey == "" && m.Tenant == "" {
 		m.APIKey = getenv(cmdline.EnvAPIKey)
 	}

@@ -34,12 +34,7 @@ func runMigrate(ctx context.Context, e *cmdline.Env, args []string) error {
 	if err := cmdline.ParseFlags(migrateFlags(&url), args); err != nil {
 		return err
 	}
-	if url == "" {
-		url = e.Getenv(cmdline.EnvDatabaseURL)
-	}
-	if url == "" {
-		url = cmdline.DefaultDatabaseURL
-	}
+	url = cmdline.Setting(url, e.Getenv, cmdline.EnvDatabaseURL, cmdline.DefaultDatabaseURL)
 	st, err := store.Open(ctx, url, store.Options{MaxConns: 2})
 	if err != nil {
 		return err

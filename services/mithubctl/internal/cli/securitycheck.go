@@ -60,18 +60,8 @@ func runSecurityCheck(ctx context.Context, e *cmdline.Env, args []string) error 
 	if err := cmdline.ParseFlags(securityCheckFlags(&c), args); err != nil {
 		return err
 	}
-	if c.APIURL == "" {
-		c.APIURL = e.Getenv(cmdline.EnvAPIURL)
-	}
-	if c.APIURL == "" {
-		c.APIURL = cmdline.DefaultAPIURL
-	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = e.Getenv(cmdline.EnvDatabaseURL)
-	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = cmdline.DefaultDatabaseURL
-	}
+	c.APIURL = cmdline.Setting(c.APIURL, e.Getenv, cmdline.EnvAPIURL, cmdline.DefaultAPIURL)
+	c.DatabaseURL = cmdline.Setting(c.DatabaseURL, e.Getenv, cmdline.EnvDatabaseURL, cmdline.DefaultDatabaseURL)
 	cfg := secprobe.Config{
 		APIURL: strings.TrimRight(c.APIURL, "/"), DatabaseURL: c.DatabaseURL,
 		RealtimeURL: strings.TrimRight(c.RealtimeURL, "/"), LiveKitKey: c.LiveKitKey, LiveKitSecret: c.LiveKitSecret,

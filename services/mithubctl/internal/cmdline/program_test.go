@@ -105,3 +105,16 @@ func TestAPIConfigResolve(t *testing.T) {
 		})
 	}
 }
+
+func TestSetting(t *testing.T) {
+	getenv := func(k string) string { return map[string]string{"SET": "from-env"}[k] }
+	for _, tt := range []struct{ flag, env, want string }{
+		{"from-flag", "SET", "from-flag"},
+		{"", "SET", "from-env"},
+		{"", "UNSET", "default"},
+	} {
+		if got := Setting(tt.flag, getenv, tt.env, "default"); got != tt.want {
+			t.Errorf("Setting(%q, %s) = %q, want %q", tt.flag, tt.env, got, tt.want)
+		}
+	}
+}

@@ -32,3 +32,15 @@ func OpenMigratedStore(ctx context.Context, databaseURL string) (*store.Store, e
 	}
 	return st, nil
 }
+
+// Setting resolves a setting given by flag, else by the environment
+// variable env, else def.
+func Setting(flag string, getenv func(string) string, env, def string) string {
+	if flag != "" {
+		return flag
+	}
+	if v := getenv(env); v != "" {
+		return v
+	}
+	return def
+}

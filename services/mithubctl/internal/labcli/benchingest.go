@@ -51,12 +51,7 @@ func runBenchIngest(ctx context.Context, e *cmdline.Env, args []string) error {
 	if err := c.API.Resolve("bench-ingest", e.Getenv); err != nil {
 		return err
 	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = e.Getenv(cmdline.EnvDatabaseURL)
-	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = cmdline.DefaultDatabaseURL
-	}
+	c.DatabaseURL = cmdline.Setting(c.DatabaseURL, e.Getenv, cmdline.EnvDatabaseURL, cmdline.DefaultDatabaseURL)
 	if c.DataDir == "" {
 		dir, err := qmsum.DataDir()
 		if err != nil {

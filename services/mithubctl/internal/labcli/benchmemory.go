@@ -75,18 +75,8 @@ func runBenchMemory(ctx context.Context, e *cmdline.Env, args []string) error {
 		c.DataDir = dir
 	}
 	c.Opts.DataDir = c.DataDir
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = e.Getenv(cmdline.EnvDatabaseURL)
-	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = cmdline.DefaultDatabaseURL
-	}
-	if c.RedisURL == "" {
-		c.RedisURL = e.Getenv(cmdline.EnvRedisURL)
-	}
-	if c.RedisURL == "" {
-		c.RedisURL = cmdline.DefaultRedisURL
-	}
+	c.DatabaseURL = cmdline.Setting(c.DatabaseURL, e.Getenv, cmdline.EnvDatabaseURL, cmdline.DefaultDatabaseURL)
+	c.RedisURL = cmdline.Setting(c.RedisURL, e.Getenv, cmdline.EnvRedisURL, cmdline.DefaultRedisURL)
 	st, err := cmdline.OpenMigratedStore(ctx, c.DatabaseURL)
 	if err != nil {
 		return err

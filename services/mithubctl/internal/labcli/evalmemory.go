@@ -78,12 +78,7 @@ func runEvalMemory(ctx context.Context, e *cmdline.Env, args []string) error {
 		return err
 	}
 	o.Corpus = corpus
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = e.Getenv(cmdline.EnvDatabaseURL)
-	}
-	if c.DatabaseURL == "" {
-		c.DatabaseURL = cmdline.DefaultDatabaseURL
-	}
+	c.DatabaseURL = cmdline.Setting(c.DatabaseURL, e.Getenv, cmdline.EnvDatabaseURL, cmdline.DefaultDatabaseURL)
 	st, err := cmdline.OpenMigratedStore(ctx, c.DatabaseURL)
 	if err != nil {
 		return err

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -235,26 +233,4 @@ func (r Result) byPart() string {
 
 // TrainCorpus returns the spoken turns of QMSum's train meetings under
 // dir, meeting after meeting (the filler of the scenarios).
-func TrainCorpus(dir string) ([]qmsum.Turn, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "train", "*.json"))
-	if err != nil {
-		return nil, err
-	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no QMSum train meetings under %s", dir)
-	}
-	sort.Strings(files)
-	var out []qmsum.Turn
-	for _, f := range files {
-		m, err := qmsum.Load(f)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range m.Turns {
-			if strings.TrimSpace(t.Content) != "" {
-				out = append(out, t)
-			}
-		}
-	}
-	return out, nil
-}
+func TrainCorpus(dir string) ([]qmsum.Turn, error) { return qmsum.SpokenTurnsOf(dir, "train") }
