@@ -4,7 +4,10 @@
 // It imports nothing, so any package can use it.
 package errdefs
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 var (
 	// ErrNotFound: the thing does not exist or belongs to another tenant.
@@ -19,3 +22,19 @@ var (
 	// down or starting; the same request may succeed later.
 	ErrUnavailable = errors.New("database unavailable")
 )
+
+// Newf returns an error of kind whose text is the message alone: a
+// validation or state error a use case words for its caller, which
+// errors.Is(err, kind) still classifies.
+func Newf(kind error, format string, args ...any) error {
+	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
+}
+
+// kindError is an error of a kind with a message of its own.
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string        { return e.msg }
+func (e *kindError) Is(target error) bool { return target == e.kind }

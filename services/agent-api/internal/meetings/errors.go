@@ -2,7 +2,8 @@ package meetings
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/mithub/mithub/pkg/errdefs"
 )
 
 // Error categories of the meeting use cases; the HTTP edge maps each to
@@ -14,13 +15,5 @@ var (
 	ErrInvalid = errors.New("invalid argument")
 )
 
-// invalidError is a validation error whose text is shown to the caller.
-type invalidError struct{ msg string }
-
-func (e *invalidError) Error() string        { return e.msg }
-func (e *invalidError) Is(target error) bool { return target == ErrInvalid }
-
 // invalidf returns an error in the ErrInvalid category with the message.
-func invalidf(format string, args ...any) error {
-	return &invalidError{msg: fmt.Sprintf(format, args...)}
-}
+func invalidf(format string, args ...any) error { return errdefs.Newf(ErrInvalid, format, args...) }

@@ -2,8 +2,8 @@ package prs
 
 import (
 	"errors"
-	"fmt"
 
+	"github.com/mithub/mithub/pkg/errdefs"
 	"github.com/mithub/mithub/pkg/store"
 )
 
@@ -23,22 +23,9 @@ var (
 	ErrUnavailable = errors.New("unavailable")
 )
 
-// categoryError is an error in a category with a message of its own.
-type categoryError struct {
-	category error
-	msg      string
-}
+func conflictf(format string, args ...any) error { return errdefs.Newf(ErrConflict, format, args...) }
 
-func (e *categoryError) Error() string        { return e.msg }
-func (e *categoryError) Is(target error) bool { return target == e.category }
-
-func conflictf(format string, args ...any) error {
-	return &categoryError{category: ErrConflict, msg: fmt.Sprintf(format, args...)}
-}
-
-func unavailable(msg string) error {
-	return &categoryError{category: ErrUnavailable, msg: msg}
-}
+func unavailable(msg string) error { return errdefs.Newf(ErrUnavailable, "%s", msg) }
 
 // meetingErr names the missing thing: the meeting.
 func meetingErr(err error) error {
