@@ -93,9 +93,9 @@ eval-pr: build ## PR quality on QMSum val (local provider): agenda coverage of t
 	$(call need_qmsum,val)
 	bin/mithub-lab eval-pr "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/val" --limit 100
 
-eval-memory: dev-up build ## long-conversation memory: planted facts kept at 10% of a 32K window (50K/150K tokens of QMSum train filler) beside recent, last-10% and whole baselines; memory_search recall@10 on QMSum val beside BM25
+eval-memory: dev-up build ## long-conversation memory: the MCP loop through `mithubctl mcp` over stdio, planted facts kept at 10% of a 32K window and found by search (50K/150K tokens of QMSum train filler) beside recent, last-10% and whole baselines; memory_search recall@10 on QMSum val beside BM25
 	$(call need_qmsum,train)
-	bin/mithub-lab eval-memory --sizes 50000,150000
+	bin/mithub-lab eval-memory --mcp bin/mithubctl --sizes 50000,150000
 	MITHUB_EVAL_SEARCH=1 $(GO) test -count=1 -run TestSearchRecallQMSum -v ./pkg/convmemory
 
 train: ## rebuild the local provider's topic boundary model (pkg/segment/model/boundary.json) from the QMSum train split; deterministic

@@ -21,6 +21,19 @@ func repoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "..")
 }
 
+// Build builds the command at import path pkg from the repository into
+// the test's temporary directory and returns the binary's path.
+func Build(t *testing.T, pkg string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(pkg))
+	build := exec.Command("go", "build", "-o", bin, pkg)
+	build.Dir = repoRoot()
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
+
 // Start builds agent-api from the repository and runs it in dev mode
 // against databaseURL with the local providers, env overriding any
 // variable ("MITHUB_LLM_PROVIDER=openai"); it returns its URL and pid. The
@@ -28,12 +41,7 @@ func repoRoot() string {
 // ends.
 func Start(t *testing.T, databaseURL string, env ...string) (string, int) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "agent-api")
-	build := exec.Command("go", "build", "-o", bin, "github.com/mithub/mithub/services/agent-api/cmd/agent-api")
-	build.Dir = repoRoot()
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build agent-api: %v\n%s", err, out)
-	}
+	bin := Build(t, "github.com/mithub/mithub/services/agent-api/cmd/agent-api")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -4,9 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
+	"io"
+	"os/exec"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
@@ -22,13 +27,16 @@ type evalMemoryConfig struct {
 	Tenant      string
 	JSON        bool
 	Bulk        bool
+	// MCP is the mithubctl binary whose `mcp` server the agent loop
+	// drives over stdio ("" : the memory in process).
+	MCP string
 }
 
 func evalMemoryCommand() cmdline.Command {
 	return cmdline.Command{
 		Name:    "eval-memory",
 		Summary: "plant 15 facts (Korean and English) in long QMSum conversations, compress to 10% of the window, count the facts the context keeps beside recent, last-10% and whole-conversation baselines",
-		Usage:   "mithub-lab eval-memory [--sizes 50000,150000] [--window 32000] [--seed 1] [--bulk] [--json]",
+		Usage:   "mithub-lab eval-memory [--sizes 50000,150000] [--window 32000] [--seed 1] [--bulk | --mcp MITHUBCTL] [--json]",
 		Flags: func() *flag.FlagSet {
 			var c evalMemoryConfig
 			return evalMemoryFlags(&c)
@@ -46,6 +54,7 @@ func evalMemoryFlags(c *evalMemoryConfig) *flag.FlagSet {
 	fs.StringVar(&c.DatabaseURL, "database-url", "", "PostgreSQL URL (default $"+cmdline.EnvDatabaseURL+" or "+cmdline.DefaultDatabaseURL+")")
 	fs.StringVar(&c.DataDir, "data-dir", "", "QMSum directory (default $MITHUB_QMSUM_DIR or ../shared/data/qmsum)")
 	fs.BoolVar(&c.Bulk, "bulk", false, "append the turns to the store in batches instead of one AddMessage each (fast; for 1M tokens)")
+	fs.StringVar(&c.MCP, "mcp", "", "play the MCP loop (add each message, memory_should_compress before each answer, memory_get_context when it says yes) through `MITHUBCTL mcp` over stdio instead of in process")
 	fs.BoolVar(&c.JSON, "json", false, "print the results as JSON")
 	return fs
 }
@@ -62,6 +71,9 @@ func runEvalMemory(ctx context.Context, e *cmdline.Env, args []string) error {
 			return cmdline.UsageErrorf("eval-memory", "--sizes: %q is not a token count of at least 5000", s)
 		}
 		o.Sizes = append(o.Sizes, n)
+	}
+	if c.MCP != "" && c.Bulk {
+		return cmdline.UsageErrorf("eval-memory", "--bulk loads the store directly; the --mcp loop adds every message through the server")
 	}
 	if c.Window < 1000 {
 		return cmdline.UsageErrorf("eval-memory", "--window must be at least 1000")
@@ -95,7 +107,12 @@ func runEvalMemory(ctx context.Context, e *cmdline.Env, args []string) error {
 	if c.JSON {
 		out = e.Stderr
 	}
-	res, err := memoryeval.Run(ctx, tenant.ID, o, out)
+	var res []memoryeval.Result
+	if c.MCP != "" {
+		res, err = runEvalMemoryLoop(ctx, e, c, o, out)
+	} else {
+		res, err = memoryeval.Run(ctx, tenant.ID, o, out)
+	}
 	if err != nil {
 		return err
 	}
@@ -105,4 +122,19 @@ func runEvalMemory(ctx context.Context, e *cmdline.Env, args []string) error {
 		return enc.Encode(res)
 	}
 	return nil
+}
+
+// runEvalMemoryLoop starts `c.MCP mcp` on the tenant's memory and plays
+// the scenarios through it.
+func runEvalMemoryLoop(ctx context.Context, e *cmdline.Env, c evalMemoryConfig, o memoryeval.Options, out io.Writer) ([]memoryeval.Result, error) {
+	cmd := exec.CommandContext(ctx, c.MCP, "mcp", "--tenant", c.Tenant, "--database-url", c.DatabaseURL,
+		"--state-dir", "none", "--window", strconv.Itoa(c.Window))
+	cmd.Stderr = e.Stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mithub-lab eval-memory", Version: "1"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, fmt.Errorf("eval-memory: start %s mcp: %w", c.MCP, err)
+	}
+	defer cs.Close()
+	return memoryeval.RunLoop(ctx, cs, memoryeval.LoopOptions{Corpus: o.Corpus, Sizes: o.Sizes, Window: o.Window, Seed: o.Seed}, out)
 }

@@ -49,9 +49,12 @@ type Result struct {
 	// newest turns that fit the same budget; Last10 the newest turns
 	// holding 10% of the conversation's tokens; Whole the whole conversation (the ceiling).
 	Compressed Arm `json:"compressed"`
-	Recent     Arm `json:"recent"`
-	Last10     Arm `json:"last10"`
-	Whole      Arm `json:"whole"`
+	// Search counts the facts whose question, searched in the
+	// conversation, has a hit holding the fact among the first 10.
+	Search Arm `json:"search"`
+	Recent Arm `json:"recent"`
+	Last10 Arm `json:"last10"`
+	Whole  Arm `json:"whole"`
 	// Kept says, per planted fact, whether the compressed context holds it.
 	Facts []Fact `json:"facts"`
 	Kept  []bool `json:"kept"`
@@ -62,6 +65,8 @@ type Result struct {
 	// compress (local summarizer, in process).
 	Load     time.Duration `json:"load_ns"`
 	Compress time.Duration `json:"compress_ns"`
+	// Loop is what RunLoop's agent loop saw; nil for Run.
+	Loop *Loop `json:"loop,omitempty"`
 }
 
 // Run generates, loads (as the tenant's chat conversations), compresses
@@ -124,8 +129,24 @@ func runOne(ctx context.Context, svc *convmemory.Service, count tokens.Counter, 
 	for i, f := range sc.Facts {
 		r.Kept[i] = f.In(text)
 	}
-	// Baselines: the newest turns within the budget, the turns of the last
-	// 10% of the tokens, and everything.
+	r.Search = Arm{Name: "search top 10", Of: len(sc.Facts)}
+	for _, f := range sc.Facts {
+		hits, err := svc.Search(ctx, tenantID, conv.ID, f.Question, 10)
+		if err != nil {
+			return r, fmt.Errorf("search %q: %w", f.Question, err)
+		}
+		if foundIn(f, hits) {
+			r.Search.Facts++
+		}
+	}
+	baselines(&r, sc, turnTokens)
+	return r, nil
+}
+
+// baselines measures the contexts r.Compressed is compared with: the
+// newest turns within the budget, the turns of the last 10% of the
+// tokens, and everything.
+func baselines(r *Result, sc Scenario, turnTokens []int) {
 	from, used := len(sc.Messages), 0
 	for from > 0 && used+turnTokens[from-1] <= r.Budget {
 		from--
@@ -139,7 +160,6 @@ func runOne(ctx context.Context, svc *convmemory.Service, count tokens.Counter, 
 	}
 	r.Last10 = measure("last10%", sc.Facts, render(sc.Messages[from10:]), sum(turnTokens[from10:]))
 	r.Whole = measure("whole", sc.Facts, render(sc.Messages), r.Tokens)
-	return r, nil
 }
 
 // load adds the messages to the conversation and returns their token
@@ -208,8 +228,13 @@ func (r Result) Line() string {
 	for _, a := range []Arm{r.Compressed, r.Recent, r.Last10, r.Whole} {
 		fmt.Fprintf(&b, "%s %d/%d facts in %d tokens; ", a.Name, a.Facts, a.Of, a.Tokens)
 	}
+	fmt.Fprintf(&b, "search top 10 %d/%d facts; ", r.Search.Facts, r.Search.Of)
 	fmt.Fprintf(&b, "compressed: %d summaries, top level %d, by part %s; load %s, compress %s",
 		r.Summaries, r.Levels, r.byPart(), r.Load.Round(time.Millisecond), r.Compress.Round(time.Millisecond))
+	if l := r.Loop; l != nil {
+		fmt.Fprintf(&b, "; loop: %d adds at %.0f/s, %d checks, %d compressions (mean %s), held at most %d tokens (threshold %d), count drift %d",
+			l.Adds, l.AddsPerSecond, l.Checks, l.Compressions, l.ContextTime.Round(time.Millisecond), l.MaxHeld, l.Threshold, l.Drift)
+	}
 	return b.String()
 }
 
