@@ -74,8 +74,9 @@ test-mcp: dev-up build ## drive `mithubctl mcp` with the official MCP TypeScript
 test-console: dev-up build ## the web console in Debian's Chromium (playwright-core from npm): replay, topics, ask, citations, PR; screenshots in test-output/console/
 	bash scripts/test-console.sh
 
-eval: dev-up build ## QMSum val through the API: segmentation (Pk, WindowDiff, boundary F1), turn search (recall@5/10/20, MRR) and answers (ROUGE-1/2/L F1, citing the span) beside baselines; Markdown + tmp/eval.json
+eval: dev-up build ## QMSum val through the API: segmentation (Pk, WindowDiff, boundary F1), turn search (recall@5/10/20, MRR) and answers (ROUGE-1/2/L F1, citing the span) beside baselines; Markdown + tmp/eval.json; then eval-memory
 	bash scripts/eval.sh
+	@$(MAKE) --no-print-directory eval-memory
 
 train-retrieval: ## rebuild pkg/meetingctx/turnweights.json (turn search fusion weights) from QMSum train, deterministically
 	$(call need_qmsum,train)
