@@ -230,6 +230,13 @@ func specificity(words []string) (feats []feature, cueScore float64) {
 		}
 		weight := 0.0
 		switch {
+		case isSpelled(w):
+			// Letters spelled out in a transcript ("T_V_", "L_C_D_"):
+			// an acronym when there are two or more, noise when one
+			// ("F_", a false start).
+			if strings.Count(w, "_") > 1 {
+				weight = 1.5
+			}
 		case isDate(w, words, i):
 			weight = 3
 		case isDateOrNumber(w):
@@ -314,8 +321,10 @@ func isIdentifier(w string) bool {
 		case r == '_' && i > 0 && i < len(w)-1 && isSnakeCase(w):
 			return true
 		case r == '.' && i > 0 && i < len(w)-1:
+			// A file extension is lower case ("engine.go", "README.md");
+			// "Mr.Singh" is a title and a name.
 			ext := w[i+1:]
-			if len(ext) <= 5 && isASCIILetters(ext) && isASCIILetters(w[:1]) {
+			if len(ext) <= 5 && isASCIILetters(ext) && strings.ToLower(ext) == ext && isASCIILetters(w[:1]) {
 				return true
 			}
 		case unicode.IsUpper(r) && prevLower:
@@ -337,6 +346,20 @@ func isSnakeCase(w string) bool {
 		long = long || utf8.RuneCountInString(p) > 1
 	}
 	return long
+}
+
+// isSpelled: single letters each followed by an underscore, the way
+// transcripts write spelled-out letters ("T_V_", "F_").
+func isSpelled(w string) bool {
+	if len(w) < 2 || len(w)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(w); i += 2 {
+		if !isASCIILetters(w[i:i+1]) || w[i+1] != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 func isASCIILetters(s string) bool {

@@ -108,6 +108,7 @@ func TestSpecificityFeatures(t *testing.T) {
 	}{
 		{"max_inflight_jobs", true}, {"T_V_", false}, {"L_C_D_", false}, {"engine.go", true},
 		{"TestInvoiceDedup", true}, {"pkg/convmemory", true}, {"Process()", true}, {"hello", false}, {"end.", false},
+		{"README.md", true}, {"Mr.Singh", false}, {"Dr.Kim", false},
 	}
 	for _, tt := range tests {
 		if got := isIdentifier(tt.word); got != tt.id {
@@ -118,5 +119,31 @@ func TestSpecificityFeatures(t *testing.T) {
 		if got := isKoreanName(w); got != want {
 			t.Errorf("isKoreanName(%q) = %v", w, got)
 		}
+	}
+}
+
+// TestSpelledLettersAreNotNames: a transcript's spelled-out letters are an
+// acronym when there are several ("T_V_") and carry nothing when one
+// ("F_", a false start), so a stammer never outranks a fact.
+func TestSpelledLettersAreNotNames(t *testing.T) {
+	feats, _ := specificity(strings.Fields("I If you do F_ F_N_ F_ eight again, it's it'll"))
+	var got []string
+	for _, f := range feats {
+		got = append(got, f.term)
+	}
+	if len(feats) != 1 || feats[0].term != "f_n_" {
+		t.Errorf("features of a stammer = %v, want only the two-letter spelling f_n_", got)
+	}
+	fact := "The API rate limit is now 2220 requests per minute per tenant."
+	line, err := (&Local{SummaryTokens: 20}).SummarizeChunk(context.Background(), []Turn{
+		{Speaker: "A", Text: "I If you do F_ F_ F_ eight again, it's it'll"},
+		{Speaker: "B", Text: "We'll now go to Mr.Singh and Mr.Chair."},
+		{Speaker: "C", Text: fact},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(line, "2220") {
+		t.Errorf("summary %q lost the fact to noise", line)
 	}
 }
