@@ -28,7 +28,14 @@ func (m *Manager) workDueLocked() bool {
 
 // kickLocked starts the meeting's runner when work is due.
 func (m *Manager) kickLocked() {
-	if m.eng == nil || m.running || m.retired || !m.workDueLocked() || !m.eng.start() {
+	if m.eng == nil || m.running || m.retired || !m.workDueLocked() {
+		return
+	}
+	if !m.ownerLocked() && m.waiting {
+		// Another process owns the meeting; the retry comes.
+		return
+	}
+	if !m.eng.start() {
 		return
 	}
 	m.running = true
@@ -56,6 +63,9 @@ func (m *Manager) Retire() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.retired = true
+	if !m.running {
+		m.releaseLocked()
+	}
 }
 
 // WaitL1 waits until no chunk or end-of-meeting pass is due or running,
@@ -95,6 +105,9 @@ func (m *Manager) WaitL1(ctx context.Context, d time.Duration) bool {
 func (m *Manager) run() {
 	defer m.eng.runners.Done()
 	for {
+		if !m.claim() {
+			return
+		}
 		in, endPass, ok := m.takeWork()
 		switch {
 		case !ok:
@@ -115,6 +128,9 @@ func (m *Manager) takeWork() (in SegmentInput, endPass, ok bool) {
 	if m.retired || !m.workDueLocked() || m.eng.ctx.Err() != nil {
 		m.running = false
 		m.notifyLocked()
+		if m.retired {
+			m.releaseLocked()
+		}
 		return SegmentInput{}, false, false
 	}
 	if !m.chunkDueLocked() {
@@ -393,16 +409,20 @@ func (m *Manager) save() {
 		m.mu.Unlock()
 		return
 	}
-	topics, cursor := copyTopics(m.topics), m.l1Cursor
-	m.dirty = false
+	topics, cursor, endPass := copyTopics(m.topics), m.l1Cursor, m.saveEnd
+	m.dirty, m.saveEnd = false, false
 	m.mu.Unlock()
 	err := m.eng.call(func(ctx context.Context) error {
+		if es, ok := m.eng.deps.Store.(EndPassStore); ok && endPass {
+			return es.SaveEndPass(ctx, m.tenantID, m.meetingID, cursor, topics)
+		}
 		return m.eng.deps.Store.SaveTopics(ctx, m.tenantID, m.meetingID, cursor, topics)
 	})
 	if err != nil {
 		m.eng.deps.Log.Warn("saving topics failed; retried after the next chunk", "meeting_id", m.meetingID, "err", err)
 		m.mu.Lock()
 		m.dirty = true
+		m.saveEnd = m.saveEnd || endPass
 		m.mu.Unlock()
 	}
 }

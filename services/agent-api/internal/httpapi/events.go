@@ -550,7 +550,7 @@ func (st *eventStream) sendMeeting(ctx context.Context, w *bufio.Writer) error {
 // sendContext sends the topics, the pending counts and the speakers of
 // the live context, each when it changed.
 func (st *eventStream) sendContext(ctx context.Context, w *bufio.Writer) error {
-	m, err := st.s.Contexts.Get(ctx, st.tenantID, st.meetingID)
+	m, err := st.s.Contexts.GetFresh(ctx, st.tenantID, st.meetingID)
 	if err != nil {
 		return err
 	}

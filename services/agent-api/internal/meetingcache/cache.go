@@ -46,6 +46,8 @@ type Cache struct {
 	// while a request held it is never put back over its replacement.
 	mu  sync.Mutex
 	lru *expirable.LRU[string, *meetingctx.Manager]
+
+	refresh refresher
 }
 
 // rebuildTimeout bounds one rebuild from the store.
@@ -123,6 +125,8 @@ func (c *Cache) load(ctx context.Context, tenantID, meetingID string) (meetingct
 	switch m, err := c.store.GetMeeting(ctx, tenantID, meetingID); {
 	case err == nil:
 		st.Ended = m.EndedAt != nil
+		h := Head(m)
+		st.Head = &h
 	case !errors.Is(err, store.ErrNotFound):
 		return meetingctx.State{}, err
 	}
@@ -212,23 +216,6 @@ func (c *Cache) GetSynced(ctx context.Context, tenantID, meetingID string) (*mee
 	m, err := c.Get(ctx, tenantID, meetingID)
 	if err != nil {
 		return nil, err
-	}
-	if _, _, err := c.syncManager(ctx, m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// GetSyncedTo is GetSynced for a reader that has just read the meeting
-// row: it queries the store only when the context is behind lastSeq, the
-// last seq the row says is stored.
-func (c *Cache) GetSyncedTo(ctx context.Context, tenantID, meetingID string, lastSeq int) (*meetingctx.Manager, error) {
-	m, err := c.Get(ctx, tenantID, meetingID)
-	if err != nil {
-		return nil, err
-	}
-	if m.Cursor() >= lastSeq {
-		return m, nil
 	}
 	if _, _, err := c.syncManager(ctx, m); err != nil {
 		return nil, err
