@@ -412,6 +412,12 @@ func (m *Manager) save() {
 	topics, cursor, endPass := copyTopics(m.topics), m.l1Cursor, m.saveEnd
 	m.dirty, m.saveEnd = false, false
 	m.mu.Unlock()
+	if m.eng.shared() && !m.eng.deps.Owner.Held(m.eng.ctx, m.meetingID) {
+		// The meeting was taken over while this chunk ran: the new owner
+		// segments it again from the store.
+		m.eng.deps.Log.Warn("L1 ownership lost during a chunk; not saving", "meeting_id", m.meetingID)
+		return
+	}
 	err := m.eng.call(func(ctx context.Context) error {
 		if es, ok := m.eng.deps.Store.(EndPassStore); ok && endPass {
 			return es.SaveEndPass(ctx, m.tenantID, m.meetingID, cursor, topics)

@@ -42,49 +42,57 @@ const testChunk = 10
 func newReplicas(t testing.TB, n int) []*replica {
 	t.Helper()
 	dsn, schema := storetest.NewSchema(t)
-	ctx := context.Background()
 	reps := make([]*replica, n)
 	for i := range reps {
-		st, err := store.Open(ctx, dsn, store.Options{Schema: schema, MaxConns: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 {
-			if _, err := st.Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
-		}
-		r := &replica{st: st, owners: st.NewL1Owners(), done: make(chan struct{})}
-		r.eng = meetingctx.NewEngine(meetingctx.EngineDeps{
-			Segmenter: segment.NewSegmenter(segment.SegmenterConfig{}), Summarizer: segment.NewSummarizer(),
-			Embedder: segment.NewEmbedder(64), Store: meetingcache.TopicStore{Rows: st},
-			Turns: meetingcache.TurnSource{Rows: st}, Owner: r.owners, Shared: meetingcache.Shared{Rows: st},
-			OwnerRetry: 50 * time.Millisecond,
-		})
-		r.cache = meetingcache.New(st, meetingctx.Config{ChunkTurns: testChunk}, r.eng, 100, time.Hour, meetingcache.Observer{})
-		var lctx context.Context
-		lctx, r.stop = context.WithCancel(ctx)
-		ready := make(chan struct{})
-		go func() {
-			defer close(r.done)
-			r.cache.Run(lctx, readyListener{st, ready}, slog.New(slog.DiscardHandler))
-		}()
-		select {
-		case <-ready:
-		case <-time.After(10 * time.Second):
-			t.Fatal("replica does not listen")
-		}
-		reps[i] = r
-		t.Cleanup(func() {
-			select {
-			case <-r.done:
-			default:
-				r.close()
-			}
-			st.Close()
-		})
+		reps[i] = openReplica(t, dsn, schema, 50*time.Millisecond, nil)
 	}
 	return reps
+}
+
+// openReplica opens a replica on the schema (migrating it when needed);
+// seg, when set, replaces the local segmenter.
+func openReplica(t testing.TB, dsn, schema string, retry time.Duration, seg meetingctx.Segmenter) *replica {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn, store.Options{Schema: schema, MaxConns: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if seg == nil {
+		seg = segment.NewSegmenter(segment.SegmenterConfig{})
+	}
+	r := &replica{st: st, owners: st.NewL1Owners(), done: make(chan struct{})}
+	r.eng = meetingctx.NewEngine(meetingctx.EngineDeps{
+		Segmenter: seg, Summarizer: segment.NewSummarizer(),
+		Embedder: segment.NewEmbedder(64), Store: meetingcache.TopicStore{Rows: st},
+		Turns: meetingcache.TurnSource{Rows: st}, Owner: r.owners, Shared: meetingcache.Shared{Rows: st},
+		OwnerRetry: retry,
+	})
+	r.cache = meetingcache.New(st, meetingctx.Config{ChunkTurns: testChunk}, r.eng, 100, time.Hour, meetingcache.Observer{})
+	var lctx context.Context
+	lctx, r.stop = context.WithCancel(ctx)
+	ready := make(chan struct{})
+	go func() {
+		defer close(r.done)
+		r.cache.Run(lctx, readyListener{st, ready}, slog.New(slog.DiscardHandler))
+	}()
+	select {
+	case <-ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("replica does not listen")
+	}
+	t.Cleanup(func() {
+		select {
+		case <-r.done:
+		default:
+			r.close()
+		}
+		st.Close()
+	})
+	return r
 }
 
 // readyListener tells when the cache listens.
