@@ -164,8 +164,9 @@ func (m *Manager) realign(old []Topic, segs []Segment, turns []Turn) []Topic {
 			continue
 		}
 		span := turns[s.StartSeq : s.EndSeq+1]
+		startMS, endMS := timeSpan(span)
 		t := Topic{ID: "", Title: s.Title, Summary: clip(s.Summary, 120), Keywords: s.Keywords,
-			StartSeq: s.StartSeq, EndSeq: s.EndSeq, StartMS: span[0].StartMS, EndMS: span[len(span)-1].EndMS, Seq: j, Version: 1}
+			StartSeq: s.StartSeq, EndSeq: s.EndSeq, StartMS: startMS, EndMS: endMS, Seq: j, Version: 1}
 		best, bestOverlap := -1, 0
 		for i, o := range old {
 			if ov := min(o.EndSeq, s.EndSeq) - max(o.StartSeq, s.StartSeq) + 1; !taken[i] && ov > bestOverlap {

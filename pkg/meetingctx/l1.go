@@ -205,9 +205,10 @@ func (m *Manager) processChunk(in SegmentInput) {
 		if sum.Summary == "" || sum.Title == "" {
 			sum = m.summarize(turns, nil, fallbackSummary(turns))
 		}
+		startMS, endMS := timeSpan(turns)
 		newTopics = append(newTopics, Topic{
 			ID: uuid.NewString(), Title: sum.Title, Summary: clip(sum.Summary, 120), Keywords: sum.Keywords,
-			StartSeq: s.StartSeq, EndSeq: s.EndSeq, StartMS: turns[0].StartMS, EndMS: turns[len(turns)-1].EndMS, Version: 1,
+			StartSeq: s.StartSeq, EndSeq: s.EndSeq, StartMS: startMS, EndMS: endMS, Version: 1,
 		})
 	}
 	var extended *Topic
@@ -217,7 +218,9 @@ func (m *Manager) processChunk(in SegmentInput) {
 		sum := m.summarize(append(append([]Turn(nil), in.PreviousTurns...), cont...), []Topic{prev},
 			Summary{Title: prev.Title, Summary: prev.Summary, Keywords: prev.Keywords})
 		prev.Title, prev.Summary, prev.Keywords = sum.Title, clip(sum.Summary, 120), sum.Keywords
-		prev.EndSeq, prev.EndMS = out.ContinueTo, cont[len(cont)-1].EndMS
+		startMS, endMS := timeSpan(cont)
+		prev.EndSeq = out.ContinueTo
+		prev.StartMS, prev.EndMS = min(prev.StartMS, startMS), max(prev.EndMS, endMS)
 		prev.Version++
 		prev.Embedding = nil
 		extended = &prev
@@ -283,6 +286,18 @@ func (m *Manager) summarize(turns []Turn, hints []Topic, fb Summary) Summary {
 		sum.Title = fb.Title
 	}
 	return sum
+}
+
+// timeSpan is the time the turns span: the earliest start and the latest
+// end. Turns are in seq order, which is the order they were stored in;
+// concurrent writers can store a later-spoken turn first, so neither the
+// first turn's start nor the last turn's end bounds the span.
+func timeSpan(turns []Turn) (startMS, endMS int64) {
+	startMS, endMS = turns[0].StartMS, turns[0].EndMS
+	for _, t := range turns[1:] {
+		startMS, endMS = min(startMS, t.StartMS), max(endMS, t.EndMS)
+	}
+	return startMS, max(startMS, endMS)
 }
 
 // repair makes a segmenter's answer cover the chunk exactly: ContinueTo
