@@ -142,6 +142,7 @@ func BenchmarkTakeover(b *testing.B) {
 		b.StopTimer()
 		for _, r := range reps {
 			r.close()
+			r.st.Close()
 		}
 	}
 	reportPercentiles(b, "takeover", lat)

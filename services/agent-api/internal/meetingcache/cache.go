@@ -210,19 +210,6 @@ func (c *Cache) Sync(ctx context.Context, tenantID, meetingID string) (applied, 
 	return c.syncManager(ctx, m)
 }
 
-// GetSynced returns the meeting's context with every stored transcript
-// applied, for readers that must not miss rows another process wrote.
-func (c *Cache) GetSynced(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error) {
-	m, err := c.Get(ctx, tenantID, meetingID)
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := c.syncManager(ctx, m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
 func (c *Cache) syncManager(ctx context.Context, m *meetingctx.Manager) (applied, cursor int, err error) {
 	for {
 		from := m.Cursor()
