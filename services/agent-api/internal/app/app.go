@@ -198,6 +198,7 @@ func (a *App) init(ctx context.Context) error {
 		RateLimit:        httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
 		AuthFailureLimit: httpapi.RateLimit{RPS: a.cfg.AuthFailureRPS, Burst: a.cfg.AuthFailureBurst},
 		CORSOrigins:      a.cfg.CORSOrigins,
+		MeetingChanges:   cache.OnChange,
 		Streams: httpapi.StreamLimits{PerKey: a.cfg.EventsMaxPerKey, PerTenant: a.cfg.EventsMaxPerTenant,
 			Server: a.cfg.EventsMaxStreams, KeyRecheck: a.cfg.EventsKeyRecheck},
 		Ready: map[string]health.Check{

@@ -47,7 +47,8 @@ type Cache struct {
 	mu  sync.Mutex
 	lru *expirable.LRU[string, *meetingctx.Manager]
 
-	refresh refresher
+	refresh  refresher
+	onChange func(meetingID string)
 }
 
 // rebuildTimeout bounds one rebuild from the store.

@@ -104,7 +104,9 @@ func (c *Cache) Run(ctx context.Context, l MeetingListener, log *slog.Logger) {
 		started := time.Now()
 		err := l.ListenMeetings(ctx, func() { c.refreshAll(ctx, log) }, func(ch store.MeetingChange) {
 			h := meetingctx.Head{Turns: ch.Utterances, TopicVersion: ch.TopicVersion, EndPass: ch.EndPass, Ended: ch.Ended}
-			c.refreshCached(ctx, ch.TenantID, ch.MeetingID, &h, log)
+			if !c.refreshCached(ctx, ch.TenantID, ch.MeetingID, &h, log) {
+				c.changed(ch.MeetingID)
+			}
 		})
 		if ctx.Err() != nil {
 			return
@@ -131,13 +133,23 @@ func (c *Cache) refreshAll(ctx context.Context, log *slog.Logger) {
 	}
 }
 
+// OnChange registers f, told of each meeting a notification names, after
+// the cached context (if any) caught up with it. Register before Run.
+func (c *Cache) OnChange(f func(meetingID string)) { c.onChange = f }
+
+func (c *Cache) changed(meetingID string) {
+	if c.onChange != nil {
+		c.onChange(meetingID)
+	}
+}
+
 // refreshCached refreshes the meeting's context if it is cached, in the
-// background; refreshes of one meeting run one at a time, the last head
-// told winning.
-func (c *Cache) refreshCached(ctx context.Context, tenantID, meetingID string, h *meetingctx.Head, log *slog.Logger) {
+// background, and reports whether it is; refreshes of one meeting run one
+// at a time, the last head told winning.
+func (c *Cache) refreshCached(ctx context.Context, tenantID, meetingID string, h *meetingctx.Head, log *slog.Logger) bool {
 	m, ok := c.lru.Peek(meetingID)
 	if !ok || m.TenantID() != tenantID {
-		return
+		return false
 	}
 	r := &c.refresh
 	r.mu.Lock()
@@ -150,7 +162,7 @@ func (c *Cache) refreshCached(ctx context.Context, tenantID, meetingID string, h
 	r.due[meetingID] = h
 	if r.busy[meetingID] {
 		r.mu.Unlock()
-		return
+		return true
 	}
 	r.busy[meetingID] = true
 	r.mu.Unlock()
@@ -170,6 +182,8 @@ func (c *Cache) refreshCached(ctx context.Context, tenantID, meetingID string, h
 				log.Warn("refresh of a cached meeting failed; the next read catches up", "meeting_id", meetingID, "err", err)
 			}
 			cancel()
+			c.changed(meetingID)
 		}
 	}()
+	return true
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,6 +26,8 @@ type replica struct {
 	cache  *meetingcache.Cache
 	stop   context.CancelFunc
 	done   chan struct{}
+	// told counts the meetings changes the cache passed on (OnChange).
+	told atomic.Int64
 }
 
 // close drains the replica: its listener stops, its runners finish and
@@ -72,6 +75,7 @@ func openReplica(t testing.TB, dsn, schema string, retry time.Duration, seg meet
 		OwnerRetry: retry,
 	})
 	r.cache = meetingcache.New(st, meetingctx.Config{ChunkTurns: testChunk}, r.eng, 100, time.Hour, meetingcache.Observer{})
+	r.cache.OnChange(func(string) { r.told.Add(1) })
 	var lctx context.Context
 	lctx, r.stop = context.WithCancel(ctx)
 	ready := make(chan struct{})
@@ -183,6 +187,7 @@ func TestHeldContextFollowsNotifiedWrites(t *testing.T) {
 		write(t, a, tn.ID, mt.ID, utterances("a", i, min(4, 57-i)))
 	}
 	poll(t, 5*time.Second, "b sees a's turns", func() bool { return mb.Cursor() == 56 })
+	poll(t, 5*time.Second, "b's cache passes the change on (to wake its event streams)", func() bool { return b.told.Load() > 0 })
 	poll(t, 5*time.Second, "b shows the topics a's owner saved", func() bool {
 		rows, err := b.st.ListTopics(ctx, tn.ID, mt.ID)
 		return err == nil && len(rows) > 0 && reflect.DeepEqual(spans(mb.Snapshot().Topics), spans(meetingcache.Topics(rows)))
