@@ -132,6 +132,15 @@ func (m *Manager) claim() bool {
 	return false
 }
 
+// TakeOver tries to take the meeting over now, when L1 work is due and
+// another process owns it: its owner just gave it up.
+func (m *Manager) TakeOver() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.waiting = false
+	m.kickLocked()
+}
+
 // retry tries again to take the meeting over, when work is still due.
 func (m *Manager) retry() {
 	m.mu.Lock()

@@ -12,6 +12,10 @@ import (
 // l1OwnerKey is the advisory lock key of a meeting's L1 work.
 const l1OwnerKey = `hashtextextended('mithub.l1.' || $1::text, 0)`
 
+// releasedPrefix starts the MeetingsChannel payload that tells a meeting's
+// L1 ownership was given up: released/<meeting id>.
+const releasedPrefix = "released/"
+
 // l1OwnerTimeout bounds one statement on the lock connection.
 const l1OwnerTimeout = 5 * time.Second
 
@@ -113,6 +117,24 @@ func (o *L1Owners) Release(ctx context.Context, meetingID string) {
 	defer cancel()
 	if _, err := o.conn.Exec(sctx, `SELECT pg_advisory_unlock(`+l1OwnerKey+`)`, meetingID); err != nil {
 		o.dropLocked()
+		return
+	}
+	o.tellReleasedLocked(sctx, []string{meetingID})
+}
+
+// tellReleasedLocked announces on MeetingsChannel that the meetings'
+// ownership is free, once their locks are gone, so a process with work
+// due on them takes them over at once instead of at its next retry.
+func (o *L1Owners) tellReleasedLocked(ctx context.Context, ids []string) {
+	if len(ids) == 0 || o.conn == nil {
+		return
+	}
+	b := &pgx.Batch{}
+	for _, id := range ids {
+		b.Queue(`SELECT pg_notify($1, $2)`, MeetingsChannel, releasedPrefix+id)
+	}
+	if err := o.conn.SendBatch(ctx, b).Close(); err != nil {
+		o.dropLocked()
 	}
 }
 
@@ -123,10 +145,22 @@ func (o *L1Owners) Count() int {
 	return len(o.held)
 }
 
-// Close releases every lock (by ending the session) and refuses new ones.
+// Close releases every lock, tells other processes so, ends the session
+// and refuses new locks: a drain hands its meetings over at once.
 func (o *L1Owners) Close() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.closed = true
+	if o.conn != nil && len(o.held) > 0 {
+		ids := make([]string, 0, len(o.held))
+		for id := range o.held {
+			ids = append(ids, id)
+		}
+		ctx, cancel := stmtCtx(context.Background())
+		defer cancel()
+		if _, err := o.conn.Exec(ctx, `SELECT pg_advisory_unlock_all()`); err == nil {
+			o.tellReleasedLocked(ctx, ids)
+		}
+	}
 	o.dropLocked()
 }

@@ -135,6 +135,30 @@ func TestL1OwnersHandOver(t *testing.T) {
 	defer a.Close()
 	defer b.Close()
 	m1, m2 := newUUID(), newUUID()
+	// Releases are told on the meetings channel.
+	released := make(chan string, 16)
+	ready := make(chan struct{})
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		_ = s1.ListenMeetings(lctx, func() { close(ready) }, func(c store.MeetingChange) {
+			if c.Released {
+				released <- c.MeetingID
+			}
+		})
+	}()
+	<-ready
+	heard := func(want string) {
+		t.Helper()
+		select {
+		case id := <-released:
+			if id != want {
+				t.Fatalf("heard the release of %s, want %s", id, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("release of %s not heard", want)
+		}
+	}
 	try := func(o *store.L1Owners, id string) bool {
 		t.Helper()
 		ok, err := o.TryAcquire(ctx, id)
@@ -150,6 +174,7 @@ func TestL1OwnersHandOver(t *testing.T) {
 		t.Fatal("Held disagrees with the locks")
 	}
 	a.Release(ctx, m1)
+	heard(m1)
 	if a.Held(ctx, m1) || !try(b, m1) || try(a, m1) {
 		t.Fatal("a released m1; b must take it")
 	}
@@ -184,8 +209,10 @@ func TestL1OwnersHandOver(t *testing.T) {
 	if b.Held(ctx, m1) || b.Count() != 0 {
 		t.Fatal("b still claims meetings after its session ended")
 	}
-	// A drained owner (Close) frees everything and takes nothing more.
+	// A drained owner (Close) frees everything, says so, and takes
+	// nothing more.
 	a.Close()
+	heard(m2)
 	if try(a, m1) || !try(b, m1) || !try(b, m2) {
 		t.Fatal("after a closed, b must own both")
 	}

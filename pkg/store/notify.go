@@ -59,8 +59,11 @@ func (s *Store) ListenMemoryBank(ctx context.Context, ready func(), changed func
 const MeetingsChannel = "mithub_meetings"
 
 // MeetingChange is one notification of MeetingsChannel: the meeting's
-// counters as the committing transaction left them.
+// counters as the committing transaction left them, or, with Released,
+// that a process gave the meeting's L1 ownership up (only MeetingID is
+// set then).
 type MeetingChange struct {
+	Released            bool
 	TenantID, MeetingID string
 	// Utterances is the number of stored transcripts (next_seq).
 	Utterances   int
@@ -71,6 +74,9 @@ type MeetingChange struct {
 
 // parseMeetingChange reads tenant/meeting/next_seq/topic_version/l1_end_pass/ended.
 func parseMeetingChange(payload string) (MeetingChange, bool) {
+	if id, ok := strings.CutPrefix(payload, releasedPrefix); ok {
+		return MeetingChange{Released: true, MeetingID: id}, isUUID(id)
+	}
 	f := strings.Split(payload, "/")
 	if len(f) != 6 {
 		return MeetingChange{}, false

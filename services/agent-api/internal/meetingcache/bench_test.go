@@ -73,10 +73,13 @@ func BenchmarkWriteVisibility(b *testing.B) {
 type gatedSegmenter struct {
 	*segment.Segmenter
 	blocked atomic.Bool
+	stuck   atomic.Int32 // calls waiting
 }
 
 func (g *gatedSegmenter) Segment(ctx context.Context, in meetingctx.SegmentInput) (meetingctx.SegmentOutput, error) {
 	if g.blocked.Load() {
+		g.stuck.Add(1)
+		defer g.stuck.Add(-1)
 		<-ctx.Done()
 		return meetingctx.SegmentOutput{}, ctx.Err()
 	}
@@ -84,13 +87,20 @@ func (g *gatedSegmenter) Segment(ctx context.Context, in meetingctx.SegmentInput
 }
 
 // BenchmarkTakeover measures the cost of a takeover: a chunk is due and
-// its owner is stuck in the model call when its session ends (as when the
-// process is killed); the time is from the end of the session until the
-// other replica, retrying every MITHUB_CTX_OWNER_RETRY (default 1s), has
-// saved the chunk's topics.
+// its owner is stuck in the model call when it goes, and the time runs
+// until the other replica has saved the chunk's topics. kill ends the
+// owner's lock session from PostgreSQL's side (what a SIGKILL does): the
+// other replica notices at its next retry, every MITHUB_CTX_OWNER_RETRY
+// (default 1s). drain closes the owner's locks as a SIGTERM does, which
+// tells the other replicas at once.
 //
 //	go test -run '^$' -bench Takeover -benchtime 20x ./internal/meetingcache/
 func BenchmarkTakeover(b *testing.B) {
+	b.Run("kill", func(b *testing.B) { benchTakeover(b, true) })
+	b.Run("drain", func(b *testing.B) { benchTakeover(b, false) })
+}
+
+func benchTakeover(b *testing.B, kill bool) {
 	dsn, schema := storetest.NewSchema(b)
 	ctx := context.Background()
 	var lat []time.Duration
@@ -130,10 +140,25 @@ func BenchmarkTakeover(b *testing.B) {
 		write(b, reps[other], tn.ID, mt.ID, utterances("a", testChunk, testChunk))
 		// Both have the chunk due: the owner is stuck on it, the other
 		// replica retries.
-		poll(b, 5*time.Second, "chunk due", func() bool { return ms[other].Snapshot().L1Busy })
+		poll(b, 5*time.Second, "chunk due", func() bool {
+			return segs[owner].stuck.Load() == 1 && ms[other].Snapshot().L1Busy
+		})
+		var pid int32
+		if kill {
+			if err := reps[other].st.Pool().QueryRow(ctx, `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted
+				AND objid = (hashtextextended('mithub.l1.' || $1::text, 0) & x'ffffffff'::bigint)::oid`, mt.ID).Scan(&pid); err != nil {
+				b.Fatal(err)
+			}
+		}
 		b.StartTimer()
 		start := time.Now()
-		reps[owner].owners.Close()
+		if kill {
+			if _, err := reps[other].st.Pool().Exec(ctx, `SELECT pg_terminate_backend($1)`, pid); err != nil {
+				b.Fatal(err)
+			}
+		} else {
+			reps[owner].owners.Close()
+		}
 		poll(b, 10*time.Second, "takeover", func() bool {
 			rows, err := reps[other].st.ListTopics(ctx, tn.ID, mt.ID)
 			return err == nil && len(rows) > 0 && rows[len(rows)-1].EndSeq == 2*testChunk-1

@@ -103,6 +103,12 @@ func (c *Cache) Run(ctx context.Context, l MeetingListener, log *slog.Logger) {
 	for {
 		started := time.Now()
 		err := l.ListenMeetings(ctx, func() { c.refreshAll(ctx, log) }, func(ch store.MeetingChange) {
+			if ch.Released {
+				if m, ok := c.lru.Peek(ch.MeetingID); ok {
+					m.TakeOver()
+				}
+				return
+			}
 			h := meetingctx.Head{Turns: ch.Utterances, TopicVersion: ch.TopicVersion, EndPass: ch.EndPass, Ended: ch.Ended}
 			if !c.refreshCached(ctx, ch.TenantID, ch.MeetingID, &h, log) {
 				c.changed(ch.MeetingID)
