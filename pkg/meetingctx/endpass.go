@@ -75,6 +75,16 @@ func (m *Manager) endPass() {
 	}
 	if err != nil {
 		log.Warn("end-of-meeting pass failed; keeping the live topics", "last_seq", upTo, "err", err)
+		if m.recordsEndPass() {
+			// Other processes learn that the pass ran, so none runs it
+			// again over the same turns.
+			m.mu.Lock()
+			if m.l1Cursor == upTo && !m.retired {
+				m.dirty, m.saveEnd = true, true
+			}
+			m.mu.Unlock()
+			m.settleTopics()
+		}
 		return
 	}
 
@@ -98,9 +108,18 @@ func (m *Manager) endPass() {
 		}
 		m.dirty = true
 	}
+	if m.recordsEndPass() {
+		m.dirty, m.saveEnd = true, true
+	}
 	m.mu.Unlock()
 	m.settleTopics()
 	log.Info("end-of-meeting pass", "last_seq", upTo, "live_topics", len(old), "topics", len(topics))
+}
+
+// recordsEndPass reports whether the topic store records end passes.
+func (m *Manager) recordsEndPass() bool {
+	_, ok := m.eng.deps.Store.(EndPassStore)
+	return ok
 }
 
 // checkCover checks that segs cover seqs 0..last in order, without gaps.
@@ -145,8 +164,9 @@ func (m *Manager) realign(old []Topic, segs []Segment, turns []Turn) []Topic {
 			continue
 		}
 		span := turns[s.StartSeq : s.EndSeq+1]
+		startMS, endMS := timeSpan(span)
 		t := Topic{ID: "", Title: s.Title, Summary: clip(s.Summary, 120), Keywords: s.Keywords,
-			StartSeq: s.StartSeq, EndSeq: s.EndSeq, StartMS: span[0].StartMS, EndMS: span[len(span)-1].EndMS, Seq: j, Version: 1}
+			StartSeq: s.StartSeq, EndSeq: s.EndSeq, StartMS: startMS, EndMS: endMS, Seq: j, Version: 1}
 		best, bestOverlap := -1, 0
 		for i, o := range old {
 			if ov := min(o.EndSeq, s.EndSeq) - max(o.StartSeq, s.StartSeq) + 1; !taken[i] && ov > bestOverlap {

@@ -35,6 +35,15 @@ type EngineDeps struct {
 	// d has passed, stop releases the timer (default: a time.Timer).
 	// Tests replace it to check the bound without waiting for it.
 	After func(d time.Duration) (c <-chan time.Time, stop func() bool)
+	// Owner and Shared, both set, share meetings with other processes
+	// (replicas): a context runs L1 work only while it owns the meeting
+	// and otherwise serves the topics stored by the owner (see
+	// Ownership). Nil: this engine owns every meeting it holds.
+	Owner  Ownership
+	Shared SharedSource
+	// OwnerRetry is how often a context with L1 work due tries to take
+	// its meeting over from another owner (default DefaultOwnerRetry).
+	OwnerRetry time.Duration
 }
 
 // Engine runs L1 work for every meeting: one runner goroutine per meeting
@@ -63,6 +72,9 @@ func NewEngine(d EngineDeps) *Engine {
 	}
 	if d.After == nil {
 		d.After = newTimer
+	}
+	if d.OwnerRetry <= 0 {
+		d.OwnerRetry = DefaultOwnerRetry
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Engine{deps: d, sem: make(chan struct{}, d.MaxConcurrentLLM), ctx: ctx, cancel: cancel}

@@ -28,7 +28,14 @@ func (m *Manager) workDueLocked() bool {
 
 // kickLocked starts the meeting's runner when work is due.
 func (m *Manager) kickLocked() {
-	if m.eng == nil || m.running || m.retired || !m.workDueLocked() || !m.eng.start() {
+	if m.eng == nil || m.running || m.retired || !m.workDueLocked() {
+		return
+	}
+	if !m.ownerLocked() && m.waiting {
+		// Another process owns the meeting; the retry comes.
+		return
+	}
+	if !m.eng.start() {
 		return
 	}
 	m.running = true
@@ -56,6 +63,9 @@ func (m *Manager) Retire() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.retired = true
+	if !m.running {
+		m.releaseLocked()
+	}
 }
 
 // WaitL1 waits until no chunk or end-of-meeting pass is due or running,
@@ -95,6 +105,9 @@ func (m *Manager) WaitL1(ctx context.Context, d time.Duration) bool {
 func (m *Manager) run() {
 	defer m.eng.runners.Done()
 	for {
+		if !m.claim() {
+			return
+		}
 		in, endPass, ok := m.takeWork()
 		switch {
 		case !ok:
@@ -115,6 +128,9 @@ func (m *Manager) takeWork() (in SegmentInput, endPass, ok bool) {
 	if m.retired || !m.workDueLocked() || m.eng.ctx.Err() != nil {
 		m.running = false
 		m.notifyLocked()
+		if m.retired {
+			m.releaseLocked()
+		}
 		return SegmentInput{}, false, false
 	}
 	if !m.chunkDueLocked() {
@@ -189,9 +205,10 @@ func (m *Manager) processChunk(in SegmentInput) {
 		if sum.Summary == "" || sum.Title == "" {
 			sum = m.summarize(turns, nil, fallbackSummary(turns))
 		}
+		startMS, endMS := timeSpan(turns)
 		newTopics = append(newTopics, Topic{
 			ID: uuid.NewString(), Title: sum.Title, Summary: clip(sum.Summary, 120), Keywords: sum.Keywords,
-			StartSeq: s.StartSeq, EndSeq: s.EndSeq, StartMS: turns[0].StartMS, EndMS: turns[len(turns)-1].EndMS, Version: 1,
+			StartSeq: s.StartSeq, EndSeq: s.EndSeq, StartMS: startMS, EndMS: endMS, Version: 1,
 		})
 	}
 	var extended *Topic
@@ -201,7 +218,9 @@ func (m *Manager) processChunk(in SegmentInput) {
 		sum := m.summarize(append(append([]Turn(nil), in.PreviousTurns...), cont...), []Topic{prev},
 			Summary{Title: prev.Title, Summary: prev.Summary, Keywords: prev.Keywords})
 		prev.Title, prev.Summary, prev.Keywords = sum.Title, clip(sum.Summary, 120), sum.Keywords
-		prev.EndSeq, prev.EndMS = out.ContinueTo, cont[len(cont)-1].EndMS
+		startMS, endMS := timeSpan(cont)
+		prev.EndSeq = out.ContinueTo
+		prev.StartMS, prev.EndMS = min(prev.StartMS, startMS), max(prev.EndMS, endMS)
 		prev.Version++
 		prev.Embedding = nil
 		extended = &prev
@@ -267,6 +286,18 @@ func (m *Manager) summarize(turns []Turn, hints []Topic, fb Summary) Summary {
 		sum.Title = fb.Title
 	}
 	return sum
+}
+
+// timeSpan is the time the turns span: the earliest start and the latest
+// end. Turns are in seq order, which is the order they were stored in;
+// concurrent writers can store a later-spoken turn first, so neither the
+// first turn's start nor the last turn's end bounds the span.
+func timeSpan(turns []Turn) (startMS, endMS int64) {
+	startMS, endMS = turns[0].StartMS, turns[0].EndMS
+	for _, t := range turns[1:] {
+		startMS, endMS = min(startMS, t.StartMS), max(endMS, t.EndMS)
+	}
+	return startMS, max(startMS, endMS)
 }
 
 // repair makes a segmenter's answer cover the chunk exactly: ContinueTo
@@ -393,16 +424,26 @@ func (m *Manager) save() {
 		m.mu.Unlock()
 		return
 	}
-	topics, cursor := copyTopics(m.topics), m.l1Cursor
-	m.dirty = false
+	topics, cursor, endPass := copyTopics(m.topics), m.l1Cursor, m.saveEnd
+	m.dirty, m.saveEnd = false, false
 	m.mu.Unlock()
+	if m.eng.shared() && !m.eng.deps.Owner.Held(m.eng.ctx, m.meetingID) {
+		// The meeting was taken over while this chunk ran: the new owner
+		// segments it again from the store.
+		m.eng.deps.Log.Warn("L1 ownership lost during a chunk; not saving", "meeting_id", m.meetingID)
+		return
+	}
 	err := m.eng.call(func(ctx context.Context) error {
+		if es, ok := m.eng.deps.Store.(EndPassStore); ok && endPass {
+			return es.SaveEndPass(ctx, m.tenantID, m.meetingID, cursor, topics)
+		}
 		return m.eng.deps.Store.SaveTopics(ctx, m.tenantID, m.meetingID, cursor, topics)
 	})
 	if err != nil {
 		m.eng.deps.Log.Warn("saving topics failed; retried after the next chunk", "meeting_id", m.meetingID, "err", err)
 		m.mu.Lock()
 		m.dirty = true
+		m.saveEnd = m.saveEnd || endPass
 		m.mu.Unlock()
 	}
 }

@@ -53,6 +53,10 @@ type Manager struct {
 	dirty       bool          // topics changed since the last successful save
 	changed     chan struct{} // closed and replaced when L1 work settles
 	retired     bool          // evicted: the runner stops after its chunk
+	owner       bool          // holds the meeting's L1 ownership (shared engines)
+	waiting     bool          // a retry to take the ownership is scheduled
+	version     int64         // stored topic version the topics were adopted at
+	saveEnd     bool          // the next save records the end-of-meeting pass
 }
 
 // New returns an empty context for a meeting. eng may be nil.
@@ -73,6 +77,10 @@ type State struct {
 	// Ended: the meeting has ended, so its topics get the end-of-meeting
 	// pass once the buffer is segmented (see Finish).
 	Ended bool
+	// Head, when set, is the meeting row the state was read with: the
+	// topic version the topics are at, and how far the end-of-meeting
+	// pass has run.
+	Head *Head
 }
 
 // Restore rebuilds a context from stored state. Turns past the last
@@ -95,6 +103,9 @@ func Restore(tenantID, meetingID string, cfg Config, eng *Engine, st State) (*Ma
 	m.topics = append([]Topic(nil), st.Topics...)
 	m.l1Cursor = end
 	m.ended, m.flush = st.Ended, st.Ended
+	if st.Head != nil {
+		m.version, m.endPassAt = st.Head.TopicVersion, st.Head.EndPass
+	}
 	if st.Ended {
 		// The end pass reads these instead of the store again.
 		m.restored = st.Turns

@@ -35,7 +35,8 @@ func (m *Manager) mergeOverCap() {
 		}
 		merged := a
 		merged.Title, merged.Summary, merged.Keywords = sum.Title, clip(sum.Summary, 120), sum.Keywords
-		merged.EndSeq, merged.EndMS = b.EndSeq, b.EndMS
+		merged.EndSeq = b.EndSeq
+		merged.StartMS, merged.EndMS = min(merged.StartMS, b.StartMS), max(merged.EndMS, b.EndMS)
 		merged.MergedFrom = append(append(append([]string(nil), a.MergedFrom...), b.ID), b.MergedFrom...)
 		merged.Version = max(a.Version, b.Version) + 1
 		merged.Embedding = nil

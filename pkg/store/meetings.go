@@ -31,6 +31,12 @@ type Meeting struct {
 	// Utterances-1.
 	Utterances int   `db:"next_seq"`
 	Tokens     int64 `db:"tokens"`
+	// TopicVersion counts the saves of the meeting's topics; a replica
+	// whose cached topics are of an older version reloads them.
+	TopicVersion int64 `db:"topic_version"`
+	// EndPass is the last seq the end-of-meeting pass covered, -1 before
+	// it ran.
+	EndPass int `db:"l1_end_pass"`
 }
 
 // NewMeeting is the input of CreateMeeting.
@@ -41,14 +47,15 @@ type NewMeeting struct {
 	Metadata map[string]any
 }
 
-const meetingColumns = `id, tenant_id, room_name, title, language, status, started_at, ended_at, metadata, next_seq, tokens`
+const meetingColumns = `id, tenant_id, room_name, title, language, status, started_at, ended_at, metadata, next_seq, tokens,
+	topic_version, l1_end_pass`
 
 // rowToMeeting scans a row of meetingColumns, in their order. It is read
 // on every ask, so it scans by position rather than by name.
 func rowToMeeting(row pgx.CollectableRow) (Meeting, error) {
 	var m Meeting
 	err := row.Scan(&m.ID, &m.TenantID, &m.RoomName, &m.Title, &m.Language, &m.Status, &m.StartedAt, &m.EndedAt,
-		&m.Metadata, &m.Utterances, &m.Tokens)
+		&m.Metadata, &m.Utterances, &m.Tokens, &m.TopicVersion, &m.EndPass)
 	return m, err
 }
 

@@ -35,6 +35,9 @@ type Store struct {
 	// vecMu guards vec, what EnableVectors learned about the database.
 	vecMu sync.RWMutex
 	vec   vectorConfig
+
+	// ingested announces stored turns after their commit.
+	ingested meetingNotifier
 }
 
 // Open connects to databaseURL and checks the connection. It does not
@@ -58,7 +61,9 @@ func Open(ctx context.Context, databaseURL string, opts Options) (*Store, error)
 		pool.Close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
-	return &Store{pool: pool, acceptDev: opts.AcceptDevKeys}, nil
+	s := &Store{pool: pool, acceptDev: opts.AcceptDevKeys}
+	s.ingested.pool = pool
+	return s, nil
 }
 
 // Ping checks that the database answers.

@@ -187,7 +187,7 @@ func upsertTopicSQL(pgvector bool) string {
 // meeting is ErrConflict; a list that breaks a rule is ErrInvalid and
 // changes nothing.
 func (s *Store) ReplaceTopics(ctx context.Context, tenantID, meetingID string, topics []TopicRow) error {
-	return s.replaceTopics(ctx, tenantID, meetingID, -1, topics)
+	return s.replaceTopics(ctx, tenantID, meetingID, -1, false, topics)
 }
 
 // SaveL1 is ReplaceTopics for the context engine: l1Cursor is the highest
@@ -198,12 +198,24 @@ func (s *Store) SaveL1(ctx context.Context, tenantID, meetingID string, l1Cursor
 	if l1Cursor < 0 {
 		return fmt.Errorf("%w: l1 cursor %d", ErrInvalid, l1Cursor)
 	}
-	return s.replaceTopics(ctx, tenantID, meetingID, l1Cursor, topics)
+	return s.replaceTopics(ctx, tenantID, meetingID, l1Cursor, false, topics)
+}
+
+// SaveL1EndPass is SaveL1 for the end-of-meeting pass: it also records on
+// the meeting row that the pass covered turns up to l1Cursor
+// (Meeting.EndPass), so no replica runs it again over the same turns.
+func (s *Store) SaveL1EndPass(ctx context.Context, tenantID, meetingID string, l1Cursor int, topics []TopicRow) error {
+	if l1Cursor < 0 {
+		return fmt.Errorf("%w: l1 cursor %d", ErrInvalid, l1Cursor)
+	}
+	return s.replaceTopics(ctx, tenantID, meetingID, l1Cursor, true, topics)
 }
 
 // replaceTopics replaces the topic list; l1Cursor >= 0 also checks that the
-// stored topics end no later than it.
-func (s *Store) replaceTopics(ctx context.Context, tenantID, meetingID string, l1Cursor int, topics []TopicRow) error {
+// stored topics end no later than it. Every save bumps the meeting's
+// topic_version (and endPass sets its l1_end_pass), which tells the other
+// replicas to reload the topics.
+func (s *Store) replaceTopics(ctx context.Context, tenantID, meetingID string, l1Cursor int, endPass bool, topics []TopicRow) error {
 	if err := checkIDs(tenantID, meetingID); err != nil {
 		return err
 	}
@@ -252,6 +264,13 @@ func (s *Store) replaceTopics(ctx context.Context, tenantID, meetingID string, l
 			b.Queue(upsert, t.ID, tenantID, meetingID, t.Seq, t.Title, t.Summary, nonNil(t.Keywords),
 				t.StartSeq, t.EndSeq, t.StartMS, t.EndMS, embeddingParam(t.Embedding), nonNil(t.MergedFrom),
 				max(t.Version, 1))
+		}
+		if endPass {
+			b.Queue(`UPDATE meetings SET topic_version = topic_version + 1, l1_end_pass = greatest(l1_end_pass, $3)
+				WHERE id = $1 AND tenant_id = $2`, meetingID, tenantID, l1Cursor)
+		} else {
+			b.Queue(`UPDATE meetings SET topic_version = topic_version + 1 WHERE id = $1 AND tenant_id = $2`,
+				meetingID, tenantID)
 		}
 		return tx.SendBatch(ctx, b).Close()
 	})

@@ -195,6 +195,9 @@ func (s *Store) Ingest(ctx context.Context, tenantID, meetingID string, us []Utt
 		return IngestResult{}, fmt.Errorf("ingest into meeting %s: %w", meetingID, translate(err))
 	}
 	res.Duplicates += len(segIDs) - len(res.Inserted)
+	if len(res.Inserted) > 0 {
+		s.ingested.add(meetingID)
+	}
 	return res, nil
 }
 

@@ -49,6 +49,10 @@ type App struct {
 	store  *store.Store
 	redis  redis.UniversalClient
 	engine *meetingctx.Engine
+	// owners holds the advisory locks that make this process the L1
+	// owner of meetings; cache listens for meeting changes.
+	owners *store.L1Owners
+	cache  *meetingcache.Cache
 	bank   *ask.BankCache
 	// checkpoints writes ask checkpoints in batches (group commit);
 	// meetingRows reads the asks' meeting rows in batches.
@@ -122,9 +126,12 @@ func (a *App) init(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Replicas share meetings: one owns a meeting's L1 work at a time.
+	a.owners = a.store.NewL1Owners()
 	a.engine = meetingctx.NewEngine(meetingctx.EngineDeps{
 		Segmenter: prov.segmenter, Summarizer: prov.summarizer, Embedder: prov.embedder,
 		Store: meetingcache.TopicStore{Rows: a.store}, Turns: meetingcache.TurnSource{Rows: a.store}, Log: a.log, MaxConcurrentLLM: a.cfg.MaxConcurrentLLM,
+		Owner: a.owners, Shared: meetingcache.Shared{Rows: a.store}, OwnerRetry: a.cfg.L1OwnerRetry,
 	})
 	reg := prometheus.NewRegistry()
 	a.reg = reg
@@ -136,9 +143,13 @@ func (a *App) init(ctx context.Context) error {
 		// A meeting that leaves memory takes its cached topics along.
 		Dropped: func(tenantID, meetingID string) { asker.ForgetMeeting(tenantID, meetingID) },
 	})
+	a.cache = cache
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "mithub_context_cache_size", Help: "Meetings whose context is in memory.",
 	}, func() float64 { return float64(cache.Len()) }))
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "mithub_l1_owned_meetings", Help: "Meetings whose L1 work this process owns.",
+	}, func() float64 { return float64(a.owners.Count()) }))
 
 	model := a.cfg.LLM.Model
 	if a.cfg.LLM.Provider == config.ProviderLocal {
@@ -187,6 +198,7 @@ func (a *App) init(ctx context.Context) error {
 		RateLimit:        httpapi.RateLimit{RPS: a.cfg.RateLimitRPS, Burst: a.cfg.RateLimitBurst},
 		AuthFailureLimit: httpapi.RateLimit{RPS: a.cfg.AuthFailureRPS, Burst: a.cfg.AuthFailureBurst},
 		CORSOrigins:      a.cfg.CORSOrigins,
+		MeetingChanges:   cache.OnChange,
 		Streams: httpapi.StreamLimits{PerKey: a.cfg.EventsMaxPerKey, PerTenant: a.cfg.EventsMaxPerTenant,
 			Server: a.cfg.EventsMaxStreams, KeyRecheck: a.cfg.EventsKeyRecheck},
 		Ready: map[string]health.Check{
@@ -214,6 +226,11 @@ func (a *App) Run(ctx context.Context) error {
 	go func() {
 		defer close(bankDone)
 		a.bank.Run(ctx, a.store, a.log.With("component", "memory-bank-cache"))
+	}()
+	cacheDone := make(chan struct{})
+	go func() {
+		defer close(cacheDone)
+		a.cache.Run(ctx, a.store, a.log.With("component", "meeting-cache"))
 	}()
 	errc := make(chan error, 1)
 	// Accept errors never end Serve, and connections are capped below the
@@ -245,6 +262,7 @@ func (a *App) Run(ctx context.Context) error {
 	// ends a Serve that had not started yet.
 	_ = limited.Close()
 	<-bankDone
+	<-cacheDone
 	if serr := <-errc; serr != nil && !errors.Is(serr, net.ErrClosed) {
 		a.log.Warn("http server stopped", "err", serr)
 	}
@@ -262,6 +280,10 @@ func (a *App) close() {
 		if err := a.engine.Close(a.cfg.ShutdownTimeout); err != nil {
 			a.log.Warn("L1 shutdown", "err", err)
 		}
+	}
+	if a.owners != nil {
+		// Other replicas take the meetings over at once.
+		a.owners.Close()
 	}
 	if a.checkpoints != nil {
 		// Saves accepted before the drain are written before the pool

@@ -224,7 +224,7 @@ func (s *Service) Prepare(ctx context.Context, tenantID, meetingID string, req R
 	bank := s.memoryBank(ctx, tenantID, mt)
 	// Rows a worker wrote straight to Postgres join the context first;
 	// the meeting row says whether there are any.
-	m, err := s.Contexts.GetSyncedTo(ctx, tenantID, meetingID, mt.Utterances-1)
+	m, err := s.Contexts.GetAt(ctx, tenantID, meetingID, mt)
 	if err != nil {
 		return nil, err
 	}

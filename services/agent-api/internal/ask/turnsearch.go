@@ -26,7 +26,7 @@ func (s *Service) SearchTurns(ctx context.Context, tenantID, meetingID, query st
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.Contexts.GetSyncedTo(ctx, tenantID, meetingID, mt.Utterances-1)
+	m, err := s.Contexts.GetAt(ctx, tenantID, meetingID, mt)
 	if err != nil {
 		return nil, err
 	}

@@ -70,6 +70,10 @@ type Config struct {
 	// and MITHUB_ASK_ANSWER_MAX_WORDS (defaults 40 and 90): the length
 	// bounds of the local provider's extractive answers.
 	AnswerMinWords, AnswerMaxWords int
+	// L1OwnerRetry is MITHUB_CTX_OWNER_RETRY (default 1s): how often a
+	// replica with L1 work due on a meeting another replica owns tries to
+	// take it over; it bounds the takeover after the owner dies.
+	L1OwnerRetry time.Duration
 	// CatchUpWindow is MITHUB_CATCHUP_WINDOW (default 5m): how far back
 	// "what did I miss?" looks when the asker neither left nor joined late.
 	CatchUpWindow time.Duration
@@ -221,6 +225,7 @@ func load(r *envconf.Reader) (Config, error) {
 			L1Wait:          r.Duration("MITHUB_CTX_L1_WAIT", meetingctx.DefaultL1Wait),
 		},
 		MaxConcurrentLLM: r.Int("MITHUB_CTX_MAX_CONCURRENT_LLM", 8, 1, 1024),
+		L1OwnerRetry:     r.Duration("MITHUB_CTX_OWNER_RETRY", meetingctx.DefaultOwnerRetry),
 		LLM: LLMConfig{
 			Provider:        r.OneOf("MITHUB_LLM_PROVIDER", ProviderLocal, ProviderLocal, ProviderOpenAI),
 			BaseURL:         r.String("MITHUB_LLM_BASE_URL", ""),
@@ -287,6 +292,9 @@ func load(r *envconf.Reader) (Config, error) {
 	}
 	if c.CatchUpWindow <= 0 {
 		r.Fail("MITHUB_CATCHUP_WINDOW", "must be positive")
+	}
+	if c.L1OwnerRetry <= 0 {
+		r.Fail("MITHUB_CTX_OWNER_RETRY", "must be positive")
 	}
 	return c, r.Err()
 }

@@ -85,7 +85,7 @@ func (s *Server) getContext(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	m, err := s.Contexts.Get(c.UserContext(), tenantOf(c).ID, id)
+	m, err := s.Contexts.GetFresh(c.UserContext(), tenantOf(c).ID, id)
 	if err != nil {
 		return meetingErr(err)
 	}

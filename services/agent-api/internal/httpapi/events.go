@@ -197,6 +197,9 @@ func (s *Server) eventRoutes(r fiber.Router) {
 	}
 	r.Use("/meetings/:id/utterances", hub.notifyAfter)
 	r.Use("/meetings/:id/sync", hub.notifyAfter)
+	if s.MeetingChanges != nil {
+		s.MeetingChanges(hub.notify)
+	}
 	r.Get("/meetings/:id/events", s.meetingEvents(hub))
 }
 
@@ -483,11 +486,12 @@ func (st *eventStream) flush(ctx context.Context, w *bufio.Writer) error {
 	qctx, cancel := context.WithTimeout(ctx, eventQueryTimeout)
 	defer cancel()
 	err := st.sendRows(qctx, w)
+	var row store.Meeting
 	if err == nil {
-		err = st.sendMeeting(qctx, w)
+		row, err = st.sendMeeting(qctx, w)
 	}
 	if err == nil {
-		err = st.sendContext(qctx, w)
+		err = st.sendContext(qctx, w, row)
 	}
 	var we writeError
 	switch {
@@ -531,26 +535,28 @@ func (st *eventStream) sendRows(ctx context.Context, w *bufio.Writer) error {
 	}
 }
 
-// sendMeeting sends the meeting when its status changed (first: always).
-func (st *eventStream) sendMeeting(ctx context.Context, w *bufio.Writer) error {
+// sendMeeting sends the meeting when its status changed (first: always),
+// and returns its row.
+func (st *eventStream) sendMeeting(ctx context.Context, w *bufio.Writer) (store.Meeting, error) {
 	m, err := st.s.Store.GetMeeting(ctx, st.tenantID, st.meetingID)
 	if err != nil {
-		return err
+		return store.Meeting{}, err
 	}
 	if m.Status == st.status {
-		return nil
+		return m, nil
 	}
 	if err := st.send(w, "meeting", "", toMeetingJSON(m)); err != nil {
-		return err
+		return store.Meeting{}, err
 	}
 	st.status = m.Status
-	return nil
+	return m, nil
 }
 
 // sendContext sends the topics, the pending counts and the speakers of
-// the live context, each when it changed.
-func (st *eventStream) sendContext(ctx context.Context, w *bufio.Writer) error {
-	m, err := st.s.Contexts.Get(ctx, st.tenantID, st.meetingID)
+// the live context, caught up with the meeting row just read, each when
+// it changed.
+func (st *eventStream) sendContext(ctx context.Context, w *bufio.Writer, row store.Meeting) error {
+	m, err := st.s.Contexts.GetAt(ctx, st.tenantID, st.meetingID, row)
 	if err != nil {
 		return err
 	}

@@ -59,6 +59,10 @@ type Deps struct {
 	// authentications (zero: no limit); over it, requests that would
 	// query the store get 429.
 	AuthFailureLimit RateLimit
+	// MeetingChanges, when set, registers a function told of each meeting
+	// changed by any process (meetingcache.Cache.OnChange): it wakes that
+	// meeting's /events streams at once rather than at the next poll.
+	MeetingChanges func(notify func(meetingID string))
 	// Streams caps the open /events streams and sets how often they
 	// re-check their key (zero fields: the defaults).
 	Streams StreamLimits

@@ -46,6 +46,9 @@ type Cache struct {
 	// while a request held it is never put back over its replacement.
 	mu  sync.Mutex
 	lru *expirable.LRU[string, *meetingctx.Manager]
+
+	refresh  refresher
+	onChange func(meetingID string)
 }
 
 // rebuildTimeout bounds one rebuild from the store.
@@ -123,6 +126,8 @@ func (c *Cache) load(ctx context.Context, tenantID, meetingID string) (meetingct
 	switch m, err := c.store.GetMeeting(ctx, tenantID, meetingID); {
 	case err == nil:
 		st.Ended = m.EndedAt != nil
+		h := Head(m)
+		st.Head = &h
 	case !errors.Is(err, store.ErrNotFound):
 		return meetingctx.State{}, err
 	}
@@ -204,36 +209,6 @@ func (c *Cache) Sync(ctx context.Context, tenantID, meetingID string) (applied, 
 		return 0, 0, err
 	}
 	return c.syncManager(ctx, m)
-}
-
-// GetSynced returns the meeting's context with every stored transcript
-// applied, for readers that must not miss rows another process wrote.
-func (c *Cache) GetSynced(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error) {
-	m, err := c.Get(ctx, tenantID, meetingID)
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := c.syncManager(ctx, m); err != nil {
-		return nil, err
-	}
-	return m, nil
-}
-
-// GetSyncedTo is GetSynced for a reader that has just read the meeting
-// row: it queries the store only when the context is behind lastSeq, the
-// last seq the row says is stored.
-func (c *Cache) GetSyncedTo(ctx context.Context, tenantID, meetingID string, lastSeq int) (*meetingctx.Manager, error) {
-	m, err := c.Get(ctx, tenantID, meetingID)
-	if err != nil {
-		return nil, err
-	}
-	if m.Cursor() >= lastSeq {
-		return m, nil
-	}
-	if _, _, err := c.syncManager(ctx, m); err != nil {
-		return nil, err
-	}
-	return m, nil
 }
 
 func (c *Cache) syncManager(ctx context.Context, m *meetingctx.Manager) (applied, cursor int, err error) {

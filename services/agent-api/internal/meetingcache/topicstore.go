@@ -11,6 +11,7 @@ import (
 type TopicRows interface {
 	ListTopics(ctx context.Context, tenantID, meetingID string) ([]store.TopicRow, error)
 	SaveL1(ctx context.Context, tenantID, meetingID string, l1Cursor int, topics []store.TopicRow) error
+	SaveL1EndPass(ctx context.Context, tenantID, meetingID string, l1Cursor int, topics []store.TopicRow) error
 }
 
 // TopicStore adapts the store to the engine's meetingctx.TopicStore.
@@ -18,6 +19,15 @@ type TopicStore struct{ Rows TopicRows }
 
 // SaveTopics implements meetingctx.TopicStore.
 func (s TopicStore) SaveTopics(ctx context.Context, tenantID, meetingID string, l1Cursor int, topics []meetingctx.Topic) error {
+	return s.Rows.SaveL1(ctx, tenantID, meetingID, l1Cursor, topicRows(meetingID, topics))
+}
+
+// SaveEndPass implements meetingctx.EndPassStore.
+func (s TopicStore) SaveEndPass(ctx context.Context, tenantID, meetingID string, l1Cursor int, topics []meetingctx.Topic) error {
+	return s.Rows.SaveL1EndPass(ctx, tenantID, meetingID, l1Cursor, topicRows(meetingID, topics))
+}
+
+func topicRows(meetingID string, topics []meetingctx.Topic) []store.TopicRow {
 	rows := make([]store.TopicRow, len(topics))
 	for i, t := range topics {
 		rows[i] = store.TopicRow{
@@ -26,7 +36,7 @@ func (s TopicStore) SaveTopics(ctx context.Context, tenantID, meetingID string, 
 			MergedFrom: t.MergedFrom, Version: t.Version,
 		}
 	}
-	return s.Rows.SaveL1(ctx, tenantID, meetingID, l1Cursor, rows)
+	return rows
 }
 
 // Topics converts stored rows to context topics.

@@ -21,7 +21,10 @@ type Store interface {
 
 // Contexts are the live meeting contexts; *meetingcache.Cache implements it.
 type Contexts interface {
-	Get(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error)
+	// GetFresh returns the context caught up with the meeting row (writes
+	// through other replicas included); GetAt does so for a row just read.
+	GetFresh(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error)
+	GetAt(ctx context.Context, tenantID, meetingID string, row store.Meeting) (*meetingctx.Manager, error)
 	ApplyInserted(ctx context.Context, tenantID, meetingID string, rows []store.Transcript) (int, error)
 }
 
@@ -63,7 +66,7 @@ type TopicList struct {
 
 // Topics returns the meeting's topics in order, from its live context.
 func (s *Service) Topics(ctx context.Context, tenantID, id string) (TopicList, error) {
-	m, err := s.Contexts.Get(ctx, tenantID, id)
+	m, err := s.Contexts.GetFresh(ctx, tenantID, id)
 	if err != nil {
 		return TopicList{}, notFound(err)
 	}

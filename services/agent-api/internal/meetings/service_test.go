@@ -44,7 +44,11 @@ type fakeContexts struct{}
 
 var errNoContext = errors.New("no context")
 
-func (fakeContexts) Get(context.Context, string, string) (*meetingctx.Manager, error) {
+func (fakeContexts) GetFresh(context.Context, string, string) (*meetingctx.Manager, error) {
+	return nil, errNoContext
+}
+
+func (fakeContexts) GetAt(context.Context, string, string, store.Meeting) (*meetingctx.Manager, error) {
 	return nil, errNoContext
 }
 

@@ -152,11 +152,11 @@ func prTask(pr meetingpr.PR, tenantID string) (*asynq.Task, error) {
 	})
 }
 
-// topicSnapshot syncs the cached context with Postgres, waits for L1 at
+// topicSnapshot catches the cached context up with Postgres, waits for L1 at
 // most L1Wait when wait is set, and returns the topics with the seq up to
 // which turns were synced.
 func (s *Service) topicSnapshot(ctx context.Context, tenantID, meetingID string, wait bool) (*mithubv1.TopicSnapshot, int, error) {
-	m, err := s.Contexts.GetSynced(ctx, tenantID, meetingID)
+	m, err := s.Contexts.GetFresh(ctx, tenantID, meetingID)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -33,7 +33,9 @@ type Meetings interface {
 
 // Contexts are the live meeting contexts; *meetingcache.Cache implements it.
 type Contexts interface {
-	GetSynced(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error)
+	// GetFresh returns the context caught up with the meeting row (turns,
+	// the end, and the topics the meeting's L1 owner saved).
+	GetFresh(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error)
 }
 
 // TaskQueue enqueues Asynq tasks; *asynq.Client implements it.

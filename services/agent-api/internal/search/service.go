@@ -23,7 +23,8 @@ type QueryEmbedder interface {
 
 // Contexts are the live meeting contexts; *meetingcache.Cache implements it.
 type Contexts interface {
-	Get(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error)
+	// GetFresh returns the context caught up with the meeting row.
+	GetFresh(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error)
 }
 
 // TurnSearcher ranks a meeting's turns; *ask.Service implements it.
@@ -45,7 +46,7 @@ type Service struct {
 // MeetingTopics ranks the meeting's topics for query by the context's
 // hybrid search.
 func (s *Service) MeetingTopics(ctx context.Context, tenantID, meetingID, query string, k int) ([]meetingctx.ScoredTopic, error) {
-	m, err := s.Contexts.Get(ctx, tenantID, meetingID)
+	m, err := s.Contexts.GetFresh(ctx, tenantID, meetingID)
 	if err != nil {
 		return nil, notFound(err)
 	}
