@@ -164,7 +164,7 @@ func (c *cueReader) Next() (Segment, error) {
 		if !ok {
 			continue // an empty cue
 		}
-		seg.StartMS, seg.EndMS = start, end
+		seg.StartMS, seg.EndMS, seg.Line = start, end, timingLine
 		return seg, nil
 	}
 }

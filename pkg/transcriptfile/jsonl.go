@@ -61,6 +61,7 @@ func (j *jsonlReader) Next() (Segment, error) {
 			}
 			j.seen[s.ID] = j.line
 		}
+		s.Line = j.line
 		return s, nil
 	}
 	if err := j.sc.Err(); err != nil {
@@ -220,6 +221,8 @@ func (q *qmsumReader) Next() (Segment, error) {
 		if err := q.dec.Decode(&t); err != nil {
 			return Segment{}, q.errAt(fmt.Errorf("meeting_transcripts: %w", err))
 		}
+		// The line where the turn's object ends.
+		line := q.cr.lineAt(q.dec.InputOffset() - 1)
 		text := strings.TrimSpace(t.Content)
 		if text == "" {
 			continue
@@ -234,7 +237,7 @@ func (q *qmsumReader) Next() (Segment, error) {
 		start := q.at
 		end := start + qmsum.SpeakingMS(text)
 		q.at = end + qmsum.GapMS
-		return Segment{SpeakerName: speaker, SpeakerID: qmsum.Slug(speaker), Text: text, StartMS: start, EndMS: end, Confidence: 1}, nil
+		return Segment{SpeakerName: speaker, SpeakerID: qmsum.Slug(speaker), Text: text, StartMS: start, EndMS: end, Confidence: 1, Line: line}, nil
 	}
 	return Segment{}, io.EOF
 }

@@ -24,6 +24,9 @@ type Segment struct {
 	StartMS     int64   `json:"start_ms"`
 	EndMS       int64   `json:"end_ms"`
 	Confidence  float64 `json:"confidence"`
+	// Line is the 1-based line of the file where the segment starts (its
+	// timing line, its JSONL line, its QMSum turn), for errors about it.
+	Line int `json:"-"`
 }
 
 // Format names a transcript file format.

@@ -72,9 +72,12 @@ func TestReadZoomVTT(t *testing.T) {
 	want := Segment{SpeakerName: "David Park", SpeakerID: "david-park",
 		Text: "Crash-free sessions are at 99.2%, up from last week.", StartMS: 5000, EndMS: 9250, Confidence: 1}
 	got := segs[1]
-	got.ID = ""
+	got.ID, got.Line = "", 0
 	if got != want {
 		t.Errorf("segment 1 = %+v, want %+v", got, want)
+	}
+	if segs[1].Line != 8 {
+		t.Errorf("segment 1 is on line %d, want 8 (its timing line)", segs[1].Line)
 	}
 	if segs[2].StartMS != 70_000 || segs[2].Text != "Good. 좋아요." || segs[2].SpeakerName != "Kim Jihyun" {
 		t.Errorf("segment 2 = %+v", segs[2])

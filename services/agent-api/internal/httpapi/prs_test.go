@@ -513,6 +513,15 @@ func TestApprovePRMergesIntoTheMemoryBank(t *testing.T) {
 	if len(p1.Decisions) == 0 || len(p1.ActionItems) == 0 {
 		t.Fatalf("PR has no decisions or action items: %+v", p1)
 	}
+	// The PR as Markdown: its document alone.
+	md, body := h.getRaw(http.MethodGet, "/v1/prs/"+p1.ID+"?format=md", "Authorization", "Bearer "+key)
+	if md.StatusCode != http.StatusOK || !strings.HasPrefix(md.Header.Get("Content-Type"), "text/markdown") ||
+		body == "" || !strings.Contains(body, "We decided to launch the mobile app") {
+		t.Fatalf("PR as markdown = %d %s %.300s", md.StatusCode, md.Header.Get("Content-Type"), body)
+	}
+	if r := h.do(http.MethodGet, "/v1/prs/"+p1.ID+"?format=pdf", key, nil); r.status != http.StatusBadRequest {
+		t.Fatalf("PR format=pdf = %d %s", r.status, r.body)
+	}
 	bank := h.bank(key, project)
 	ledger := bank.content(membank.CategoryDecisions)
 	mtg, err := h.store.GetMeeting(context.Background(), tenant, m1.ID)

@@ -106,6 +106,7 @@ func New(d Deps) *fiber.App {
 	v1 := app.Group("/v1", s.auth.middleware, s.limit)
 	s.eventRoutes(v1) // first: it hooks the ingest routes below
 	v1.Post("/meetings", s.createMeeting)
+	v1.Post("/meetings/import", s.importMeeting)
 	v1.Get("/meetings", s.listMeetings)
 	v1.Get("/meetings/:id", s.getMeeting)
 	v1.Post("/meetings/:id/end", s.endMeeting)

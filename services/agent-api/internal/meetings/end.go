@@ -2,6 +2,7 @@ package meetings
 
 import (
 	"context"
+	"time"
 
 	"github.com/mithub/mithub/pkg/store"
 )
@@ -10,7 +11,19 @@ import (
 // end-of-meeting pass, then calls the Ended hook. Ending an ended meeting
 // returns it unchanged.
 func (s *Service) End(ctx context.Context, tenantID, id string) (store.Meeting, error) {
-	m, err := s.Store.EndMeeting(ctx, tenantID, id)
+	return s.endAt(ctx, tenantID, id, time.Time{}, nil)
+}
+
+// endAt is End with the time the meeting ended (zero: now, or when is is
+// nil).
+func (s *Service) endAt(ctx context.Context, tenantID, id string, at time.Time, is ImportStore) (store.Meeting, error) {
+	var m store.Meeting
+	var err error
+	if is != nil && !at.IsZero() {
+		m, err = is.EndMeetingAt(ctx, tenantID, id, at)
+	} else {
+		m, err = s.Store.EndMeeting(ctx, tenantID, id)
+	}
 	if err != nil {
 		return store.Meeting{}, notFound(err)
 	}
