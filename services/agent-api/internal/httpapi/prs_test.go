@@ -33,6 +33,7 @@ import (
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/testenv"
 	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/pkg/webhook"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
 	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 	"github.com/mithub/mithub/services/agent-api/internal/prs"
@@ -123,6 +124,7 @@ func newPRHarness(t *testing.T) *prHarness {
 		BodyLimit: 1 << 20, L1Wait: 5 * time.Second,
 		Ready:      map[string]health.Check{"postgres": st.Ping},
 		MemoryBank: st,
+		Webhooks:   st, WebhookConfig: webhook.Config{AllowPrivate: true, Timeout: time.Second, SecretGrace: time.Hour},
 	}
 	wireUseCases(&d, useCaseDeps{store: st, engine: eng, queue: client, counter: counter})
 	app := httpapi.New(d)

@@ -14,6 +14,7 @@ import (
 	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/webhook"
 	"github.com/mithub/mithub/services/agent-api/internal/ask"
 	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 	"github.com/mithub/mithub/services/agent-api/internal/meetings"
@@ -65,6 +66,10 @@ type Deps struct {
 	// CORSOrigins are the browser origins allowed to call the API (empty:
 	// no CORS headers).
 	CORSOrigins []string
+	// Webhooks stores the tenants' webhooks (nil: the webhook routes
+	// answer 503); WebhookConfig checks their targets and rotates secrets.
+	Webhooks      WebhookStore
+	WebhookConfig webhook.Config
 }
 
 // Server holds the handlers' dependencies.
@@ -128,6 +133,7 @@ func New(d Deps) *fiber.App {
 	v1.Put("/memory-bank/:project", s.putMemoryBank)
 	v1.Get("/memory-bank/:project/:category", s.getMemoryEntry)
 	v1.Put("/memory-bank/:project/:category", s.putMemoryEntry)
+	s.webhookRoutes(v1)
 
 	app.Post("/mcp", s.auth.middleware, s.limit, s.mcp)
 	app.Get("/mcp", s.auth.middleware, s.limit, mcpGet)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/webhook"
 )
 
 // End ends the meeting, segments its last partial chunk and runs the
@@ -34,6 +35,11 @@ func (s *Service) endAt(ctx context.Context, tenantID, id string, at time.Time, 
 	}
 	if s.Ended != nil {
 		s.Ended(ctx, tenantID, m)
+	}
+	if s.Events != nil {
+		s.Events.EmitLogged(ctx, tenantID, webhook.MeetingEnded, webhook.EventID(webhook.MeetingEnded, m.ID), webhook.MeetingData{
+			MeetingID: m.ID, Title: m.Title, Project: m.Project(), StartedAt: m.StartedAt, EndedAt: m.EndedAt, Utterances: m.Utterances,
+		})
 	}
 	return m, nil
 }
