@@ -32,15 +32,15 @@ type receiver struct {
 	respond func(key string, n int) int
 
 	mu        sync.Mutex
-	attempts  map[string]int    // idempotency key → attempts seen
-	processed map[string]int    // idempotency key → 1 once processed
+	attempts  map[string]int // idempotency key → attempts seen
+	processed map[string]int // idempotency key → 1 once processed
 	// duplicates counts 2xx answers to keys already processed.
 	duplicates int
-	eventKeys map[string]string // event id → idempotency key
-	events    map[string]string // event id → type
-	bodies    map[string]json.RawMessage
-	badSig    int
-	changed   chan struct{}
+	eventKeys  map[string]string // event id → idempotency key
+	events     map[string]string // event id → type
+	bodies     map[string]json.RawMessage
+	badSig     int
+	changed    chan struct{}
 }
 
 func newReceiver(t *testing.T, respond func(key string, n int) int) *receiver {
