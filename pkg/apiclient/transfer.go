@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"go.opentelemetry.io/otel/propagation"
 )
 
 // ImportRequest is a transcript file to import as a finished meeting
@@ -130,6 +132,7 @@ func (c *Client) export(ctx context.Context, path string, w io.Writer) error {
 // 2xx body to read; other statuses are an *APIError.
 func (c *Client) stream(req *http.Request, read func(io.Reader) error) error {
 	req.Header.Set("User-Agent", c.userAgent)
+	traceContext.Inject(req.Context(), propagation.HeaderCarrier(req.Header))
 	if c.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	}

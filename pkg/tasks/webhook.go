@@ -37,6 +37,10 @@ func WebhookDeliverTaskID(deliveryID string) string { return "webhook:" + delive
 // NewWebhookDeliverTask returns the webhook:deliver task of p, in the
 // webhook queue. opts are applied after the defaults.
 func NewWebhookDeliverTask(p WebhookDeliverTask, opts ...asynq.Option) (*asynq.Task, error) {
+	return newWebhookDeliverTask(context.Background(), p, opts...)
+}
+
+func newWebhookDeliverTask(ctx context.Context, p WebhookDeliverTask, opts ...asynq.Option) (*asynq.Task, error) {
 	if err := checkWebhookDeliver(p); err != nil {
 		return nil, err
 	}
@@ -51,7 +55,7 @@ func NewWebhookDeliverTask(p WebhookDeliverTask, opts ...asynq.Option) (*asynq.T
 		asynq.Timeout(WebhookDeliverTimeout),
 		asynq.Retention(WebhookDeliverRetention),
 	}, opts...)
-	return asynq.NewTask(TypeWebhookDeliver, b, opts...), nil
+	return newTask(ctx, TypeWebhookDeliver, b, opts), nil
 }
 
 // ParseWebhookDeliverTask decodes a webhook:deliver payload.
@@ -81,7 +85,7 @@ type WebhookQueue struct{ Client Enqueuer }
 // EnqueueDelivery queues the delivery's task; a task Redis already holds
 // for it is success.
 func (q WebhookQueue) EnqueueDelivery(ctx context.Context, tenantID, deliveryID string) error {
-	t, err := NewWebhookDeliverTask(WebhookDeliverTask{TenantID: tenantID, DeliveryID: deliveryID})
+	t, err := newWebhookDeliverTask(ctx, WebhookDeliverTask{TenantID: tenantID, DeliveryID: deliveryID})
 	if err != nil {
 		return err
 	}

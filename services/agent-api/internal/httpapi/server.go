@@ -94,6 +94,7 @@ func New(d Deps) *fiber.App {
 		ReadBufferSize: 16 << 10,
 	})
 	app.Use(requestIDs)
+	app.Use(traceRequests)
 	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: func(c *fiber.Ctx, e any) {
 		d.Log.Error("panic in handler", "path", c.Path(), "request_id", requestID(c), "panic", e)
 	}}))

@@ -26,6 +26,8 @@ func (s TopicStore) SaveTopics(ctx context.Context, tenantID, meetingID string, 
 			MergedFrom: t.MergedFrom, Version: t.Version,
 		}
 	}
+	ctx, span := saveSpan(ctx, meetingID, l1Cursor, len(topics))
+	defer span.End()
 	return s.Rows.SaveL1(ctx, tenantID, meetingID, l1Cursor, rows)
 }
 

@@ -125,6 +125,7 @@ func (a *App) init(ctx context.Context) error {
 // through their constructors.
 func (a *App) mux() *asynq.ServeMux {
 	mux := asynq.NewServeMux()
+	mux.Use(jobs.TraceTasks)
 	mux.Handle(jobs.TypePing, jobs.PingHandler{})
 	prs := jobs.NewPRGenerateHandler(a.store, a.extractor, a.cfg.PRTurnsInFlight, a.log.With("task_type", tasks.TypePRGenerate))
 	prs.Events = a.events

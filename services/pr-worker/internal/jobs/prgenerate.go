@@ -17,6 +17,7 @@ import (
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
+	"github.com/mithub/mithub/pkg/tracing"
 	"github.com/mithub/mithub/pkg/webhook"
 )
 
@@ -86,7 +87,9 @@ func (h *PRGenerateHandler) ProcessTask(ctx context.Context, t *asynq.Task) erro
 	if err != nil {
 		return h.fail(ctx, p, errors.Join(err, asynq.SkipRetry))
 	}
-	done, err := h.store.CompletePR(ctx, p.GetTenantId(), p.GetPrId(), content)
+	sctx, span := tracing.Start(ctx, "store PR")
+	done, err := h.store.CompletePR(sctx, p.GetTenantId(), p.GetPrId(), content)
+	span.End()
 	switch {
 	case errors.Is(err, store.ErrConflict):
 		// Reviewed while this attempt ran: the review stands.
