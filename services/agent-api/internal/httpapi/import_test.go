@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -235,3 +236,24 @@ func TestImportRejectsMalformedNamingTheLine(t *testing.T) {
 		t.Fatalf("bad export format = %d %s", r.status, r.body)
 	}
 }
+
+// FuzzImport: any JSON import is a 2xx or a 4xx with an error document.
+func FuzzImport(f *testing.F) {
+	for _, s := range []string{importVTT(3), sampleSRTForFuzz, `{"speaker_name":"A","text":"x","start_ms":0,"end_ms":1}`,
+		"WEBVTT\n\n00:00.000 --> 00:01.000\n<v>\n", `{"meeting_transcripts":[{"speaker":"A","content":"x"}]}`, "\xff\xfe"} {
+		f.Add("", s)
+		f.Add("vtt", s)
+	}
+	h := newHarness(f, harnessOpts{bodyLimit: 64 << 10})
+	key := h.key("acme")
+	f.Fuzz(func(t *testing.T, format, content string) {
+		h.t = t
+		body, err := json.Marshal(map[string]string{"format": format, "content": content})
+		if err != nil {
+			return
+		}
+		checkClientError(t, "fuzzed import", h.do(http.MethodPost, "/v1/meetings/import", key, body))
+	})
+}
+
+const sampleSRTForFuzz = "1\n00:00:01,000 --> 00:00:02,000\nAlex: hello\n"
