@@ -9,8 +9,9 @@ import (
 )
 
 // End ends the meeting, segments its last partial chunk and runs the
-// end-of-meeting pass, then calls the Ended hook. Ending an ended meeting
-// returns it unchanged.
+// end-of-meeting pass, then calls the Ended hook and emits meeting.ended
+// (once per meeting: its event id is the meeting's). Ending an ended
+// meeting returns it unchanged.
 func (s *Service) End(ctx context.Context, tenantID, id string) (store.Meeting, error) {
 	return s.endAt(ctx, tenantID, id, time.Time{}, nil)
 }
