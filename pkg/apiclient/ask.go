@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"strings"
 
+	"go.opentelemetry.io/otel/propagation"
+
 	"github.com/mithub/mithub/pkg/askmode"
 )
 
@@ -172,6 +174,7 @@ func (c *Client) openStream(ctx context.Context, path string, payload []byte) (*
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
+	traceContext.Inject(ctx, propagation.HeaderCarrier(req.Header))
 	if c.apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+c.apiKey)
 	}

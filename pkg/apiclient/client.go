@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"go.opentelemetry.io/otel/propagation"
 )
 
 const (
@@ -22,6 +24,9 @@ const (
 	// maxErrorBytes bounds how much of an error response body is read.
 	maxErrorBytes = 64 << 10
 )
+
+// traceContext writes W3C trace headers; nothing without a span.
+var traceContext = propagation.TraceContext{}
 
 // Client calls the agent-api. It is safe for concurrent use.
 type Client struct {
@@ -158,6 +163,8 @@ func (c *Client) attempt(ctx context.Context, cl call, payload []byte) ([]byte, 
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
+	// The caller's trace continues in agent-api (W3C traceparent).
+	traceContext.Inject(ctx, propagation.HeaderCarrier(req.Header))
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}

@@ -18,7 +18,13 @@ const (
 	msPerSyllable = 60_000 / 300
 	// gapMS is the synthesized silence between two turns.
 	gapMS = 300
+	// GapMS is gapMS, for readers that synthesize times turn by turn.
+	GapMS = gapMS
 )
+
+// SpeakingMS is the synthesized speaking time of one turn's text, as
+// Utterances gives it: at least one word's.
+func SpeakingMS(text string) int64 { return max(speakingMS(text), msPerWord) }
 
 // SegmentID is the segment id of turn (or line) index i: idPrefix-00042.
 func SegmentID(idPrefix string, i int) string {
@@ -41,7 +47,7 @@ func Utterances(m *Meeting, idPrefix string) []apiclient.Utterance {
 		if speaker == "" {
 			speaker = "Unknown"
 		}
-		end := at + max(speakingMS(text), msPerWord)
+		end := at + SpeakingMS(text)
 		utts = append(utts, apiclient.Utterance{
 			SegmentID:   SegmentID(idPrefix, i),
 			SpeakerID:   Slug(speaker),

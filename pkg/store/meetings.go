@@ -45,6 +45,8 @@ type NewMeeting struct {
 	Title    string
 	Language string
 	Metadata map[string]any
+	// StartedAt is when the meeting started; zero is now.
+	StartedAt time.Time
 }
 
 const meetingColumns = `id, tenant_id, room_name, title, language, status, started_at, ended_at, metadata, next_seq, tokens,
@@ -65,9 +67,9 @@ func (s *Store) CreateMeeting(ctx context.Context, tenantID string, m NewMeeting
 		m.Metadata = map[string]any{}
 	}
 	rows, err := s.pool.Query(ctx, `
-		INSERT INTO meetings (tenant_id, room_name, title, language, metadata)
-		VALUES ($1, $2, $3, $4, $5)
-		RETURNING `+meetingColumns, tenantID, m.RoomName, m.Title, m.Language, m.Metadata)
+		INSERT INTO meetings (tenant_id, room_name, title, language, metadata, started_at)
+		VALUES ($1, $2, $3, $4, $5, coalesce($6, now()))
+		RETURNING `+meetingColumns, tenantID, m.RoomName, m.Title, m.Language, m.Metadata, startedAt(m.StartedAt))
 	if err != nil {
 		return Meeting{}, fmt.Errorf("create meeting: %w", translate(err))
 	}
@@ -76,6 +78,59 @@ func (s *Store) CreateMeeting(ctx context.Context, tenantID string, m NewMeeting
 		return Meeting{}, fmt.Errorf("create meeting: %w", translate(err))
 	}
 	return out, nil
+}
+
+func startedAt(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+// ImportKeyField is the metadata field that holds an imported meeting's
+// import key (migration 0007 keeps it unique per tenant).
+const ImportKeyField = "import_sha256"
+
+// CreateImportedMeeting stores a new active meeting whose
+// metadata[ImportKeyField] is key, or returns the tenant's meeting that
+// already has that key (created false), also when another import of the
+// same key races this one.
+func (s *Store) CreateImportedMeeting(ctx context.Context, tenantID string, m NewMeeting, key string) (Meeting, bool, error) {
+	md := make(map[string]any, len(m.Metadata)+1)
+	for k, v := range m.Metadata {
+		md[k] = v
+	}
+	md[ImportKeyField] = key
+	for attempt := 0; attempt < 2; attempt++ {
+		rows, err := s.pool.Query(ctx, `
+			INSERT INTO meetings (tenant_id, room_name, title, language, metadata, started_at)
+			VALUES ($1, $2, $3, $4, $5, coalesce($6, now()))
+			ON CONFLICT (tenant_id, (metadata->>'import_sha256')) WHERE metadata ? 'import_sha256' DO NOTHING
+			RETURNING `+meetingColumns, tenantID, m.RoomName, m.Title, m.Language, md, startedAt(m.StartedAt))
+		if err != nil {
+			return Meeting{}, false, fmt.Errorf("create imported meeting: %w", translate(err))
+		}
+		ms, err := pgx.CollectRows(rows, rowToMeeting)
+		if err != nil {
+			return Meeting{}, false, fmt.Errorf("create imported meeting: %w", translate(err))
+		}
+		if len(ms) == 1 {
+			return ms[0], true, nil
+		}
+		rows, err = s.pool.Query(ctx, `SELECT `+meetingColumns+` FROM meetings
+			WHERE tenant_id = $1 AND metadata ? 'import_sha256' AND metadata->>'import_sha256' = $2`, tenantID, key)
+		if err != nil {
+			return Meeting{}, false, fmt.Errorf("find imported meeting: %w", translate(err))
+		}
+		if ms, err = pgx.CollectRows(rows, rowToMeeting); err != nil {
+			return Meeting{}, false, fmt.Errorf("find imported meeting: %w", translate(err))
+		}
+		if len(ms) == 1 {
+			return ms[0], false, nil
+		}
+		// Deleted between the two statements: insert again.
+	}
+	return Meeting{}, false, fmt.Errorf("create imported meeting: %w", ErrConflict)
 }
 
 // GetMeeting returns the tenant's meeting; another tenant's is ErrNotFound.
@@ -128,10 +183,17 @@ func (s *Store) ListMeetings(ctx context.Context, tenantID string, limit int) ([
 // EndMeeting marks the meeting ended. Ending an ended meeting keeps its
 // first ended_at.
 func (s *Store) EndMeeting(ctx context.Context, tenantID, id string) (Meeting, error) {
+	return s.EndMeetingAt(ctx, tenantID, id, time.Time{})
+}
+
+// EndMeetingAt marks the meeting ended at the given time (zero: now), as
+// an import does with the end of its last segment. Ending an ended
+// meeting keeps its first ended_at.
+func (s *Store) EndMeetingAt(ctx context.Context, tenantID, id string, at time.Time) (Meeting, error) {
 	rows, err := s.pool.Query(ctx, `
-		UPDATE meetings SET status = 'ended', ended_at = coalesce(ended_at, now())
+		UPDATE meetings SET status = 'ended', ended_at = coalesce(ended_at, $3, now())
 		WHERE id = $1 AND tenant_id = $2
-		RETURNING `+meetingColumns, id, tenantID)
+		RETURNING `+meetingColumns, id, tenantID, startedAt(at))
 	if err != nil {
 		return Meeting{}, fmt.Errorf("end meeting %s: %w", id, translate(err))
 	}

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -29,6 +30,12 @@ func MemoryBankUpdateTaskID(meetingID string) string { return "memory-bank:" + m
 // the memory queue with a task id derived from the meeting id. opts are
 // applied after the defaults.
 func NewMemoryBankUpdateTask(p *mithubv1.MemoryBankUpdateTask, opts ...asynq.Option) (*asynq.Task, error) {
+	return NewMemoryBankUpdateTaskContext(context.Background(), p, opts...)
+}
+
+// NewMemoryBankUpdateTaskContext is NewMemoryBankUpdateTask carrying
+// ctx's trace context in the task's headers.
+func NewMemoryBankUpdateTaskContext(ctx context.Context, p *mithubv1.MemoryBankUpdateTask, opts ...asynq.Option) (*asynq.Task, error) {
 	if err := checkMemoryBankUpdate(p); err != nil {
 		return nil, err
 	}
@@ -43,7 +50,7 @@ func NewMemoryBankUpdateTask(p *mithubv1.MemoryBankUpdateTask, opts ...asynq.Opt
 		asynq.Timeout(MemoryBankUpdateTimeout),
 		asynq.Retention(MemoryBankUpdateRetention),
 	}, opts...)
-	return asynq.NewTask(TypeMemoryBankUpdate, b, opts...), nil
+	return newTask(ctx, TypeMemoryBankUpdate, b, opts), nil
 }
 
 // ParseMemoryBankUpdateTask decodes a memory:bank-update payload.

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	mithubv1 "github.com/mithub/mithub/pkg/gen/mithub/v1"
+	"github.com/mithub/mithub/pkg/tracing"
 )
 
 // TypePRGenerate builds the post-meeting report of one PR row.
@@ -35,6 +37,13 @@ const (
 // applied after the defaults (queue pr, PRGenerateMaxRetry,
 // PRGenerateTimeout, PRGenerateRetention).
 func NewPRGenerateTask(p *mithubv1.PRGenerateTask, opts ...asynq.Option) (*asynq.Task, error) {
+	return NewPRGenerateTaskContext(context.Background(), p, opts...)
+}
+
+// NewPRGenerateTaskContext is NewPRGenerateTask carrying ctx's trace
+// context in the task's headers (tracing.Headers), so pr-worker's spans
+// continue the request's trace.
+func NewPRGenerateTaskContext(ctx context.Context, p *mithubv1.PRGenerateTask, opts ...asynq.Option) (*asynq.Task, error) {
 	if err := checkPRGenerate(p); err != nil {
 		return nil, err
 	}
@@ -49,7 +58,15 @@ func NewPRGenerateTask(p *mithubv1.PRGenerateTask, opts ...asynq.Option) (*asynq
 		asynq.Timeout(PRGenerateTimeout),
 		asynq.Retention(PRGenerateRetention),
 	}, opts...)
-	return asynq.NewTask(TypePRGenerate, b, opts...), nil
+	return newTask(ctx, TypePRGenerate, b, opts), nil
+}
+
+// newTask is a task whose headers carry ctx's trace context.
+func newTask(ctx context.Context, typ string, payload []byte, opts []asynq.Option) *asynq.Task {
+	if h := tracing.Headers(ctx); h != nil {
+		return asynq.NewTaskWithHeaders(typ, payload, h, opts...)
+	}
+	return asynq.NewTask(typ, payload, opts...)
 }
 
 // ParsePRGenerateTask decodes a pr:generate payload. A payload that is not

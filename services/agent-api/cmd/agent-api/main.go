@@ -8,11 +8,14 @@ import (
 
 	"github.com/mithub/mithub/pkg/lifecycle"
 	"github.com/mithub/mithub/pkg/logging"
+	"github.com/mithub/mithub/pkg/tracing"
 	"github.com/mithub/mithub/services/agent-api/internal/app"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
 )
 
-func main() { lifecycle.Main("agent-api", run) }
+func main() {
+	lifecycle.Main("agent-api", func(ctx context.Context) error { return tracing.Run(ctx, "agent-api", run) })
+}
 
 func run(ctx context.Context) error {
 	cfg, err := config.Load()

@@ -27,6 +27,7 @@ import (
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/tokens"
 	"github.com/mithub/mithub/pkg/wakeword"
+	"github.com/mithub/mithub/pkg/webhook"
 	"github.com/mithub/mithub/services/agent-api/internal/ask"
 	"github.com/mithub/mithub/services/agent-api/internal/config"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
@@ -182,15 +183,17 @@ func (a *App) init(ctx context.Context) error {
 	// queue client shares the Redis connection pool; a.redis is closed
 	// last, in close.
 	bank := bankWrites{a.store, a.bank}
+	events := &webhook.Emitter{Store: a.store, Queue: tasks.WebhookQueue{Client: asynq.NewClientFromRedisClient(a.redis)}, Log: a.log}
 	prFlow := &prs.Service{
 		PRs: bank, Queue: asynq.NewClientFromRedisClient(a.redis), Meetings: a.store, Contexts: cache,
-		L1Wait: a.cfg.Context.WithDefaults().L1Wait, MemoryBankMaxBytes: a.cfg.MemoryBankMaxBytes, Log: a.log,
+		L1Wait: a.cfg.Context.WithDefaults().L1Wait, MemoryBankMaxBytes: a.cfg.MemoryBankMaxBytes, Log: a.log, Events: events,
 	}
 	a.http = httpapi.New(httpapi.Deps{
 		Log: a.log, Store: a.store, Contexts: cache, Metrics: metrics, Registry: reg,
 		BodyLimit: a.cfg.BodyLimit, L1Wait: a.cfg.Context.WithDefaults().L1Wait,
-		Meetings: &meetings.Service{Store: a.store, Contexts: cache, Tokens: counter, Log: a.log, Ended: prFlow.MeetingEnded},
-		PRFlow:   prFlow,
+		Meetings: &meetings.Service{Store: a.store, Contexts: cache, Tokens: counter, Log: a.log, Ended: prFlow.MeetingEnded, Events: events},
+		Webhooks: a.store, WebhookConfig: a.cfg.Webhook,
+		PRFlow: prFlow,
 		Search: &search.Service{Embedder: a.engine, Searcher: a.store, Threshold: a.cfg.Context.WithDefaults().SearchThreshold,
 			Contexts: cache, Turns: asker, Log: a.log},
 		Ask: asker, Memory: convmemory.NewService(memEngine, memQueue),

@@ -12,6 +12,7 @@ import (
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/wakeword"
+	"github.com/mithub/mithub/pkg/webhook"
 	"github.com/mithub/mithub/services/agent-api/internal/ask"
 )
 
@@ -85,6 +86,9 @@ type Config struct {
 	// Memory is the long-conversation memory (MITHUB_MEMORY_*); the MCP
 	// memory tools plan compressions here and pr-worker runs them.
 	Memory convmemory.Config
+	// Webhook holds the webhook settings, MITHUB_WEBHOOK_* (webhook.LoadConfig):
+	// agent-api checks targets and rotates secrets with them.
+	Webhook webhook.Config
 	// Context holds the MITHUB_CTX_* limits: L0_MAX_TURNS (25),
 	// L0_MAX_TOKENS (3000), CHUNK_TURNS (25), BUFFER_MAX_TURNS (100),
 	// BUFFER_MAX_TOKENS (10000), MAX_TOPICS (30), MERGE_THRESHOLD (0.80),
@@ -212,6 +216,7 @@ func load(r *envconf.Reader) (Config, error) {
 		AnswerMaxWords:      r.Int("MITHUB_ASK_ANSWER_MAX_WORDS", answer.DefaultMaxWords, 5, 2000),
 		MemoryBankMaxBytes:  r.Int("MITHUB_MEMORY_BANK_MAX_BYTES", prdoc.DefaultMaxBytes, 0, 64<<20),
 		Memory:              convmemory.LoadConfig(r),
+		Webhook:             webhook.LoadConfig(r),
 		Context: meetingctx.Config{
 			L0MaxTurns:      r.Int("MITHUB_CTX_L0_MAX_TURNS", meetingctx.DefaultL0MaxTurns, 1, 10_000),
 			L0MaxTokens:     r.Int("MITHUB_CTX_L0_MAX_TOKENS", meetingctx.DefaultL0MaxTokens, 1, 10_000_000),

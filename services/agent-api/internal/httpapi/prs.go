@@ -135,9 +135,19 @@ func (s *Server) getPR(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	format := c.Query("format", "json")
+	if format != "json" && format != "md" && format != "markdown" {
+		return errInvalid("query parameter format must be json or md, got %q", truncate(format, 32))
+	}
 	pr, err := s.PRFlow.Get(c.UserContext(), tenantOf(c).ID, id)
 	if err != nil {
 		return err
+	}
+	if format != "json" {
+		// The PR document alone, as Markdown (empty until it is built).
+		c.Set(fiber.HeaderContentType, "text/markdown; charset=utf-8")
+		c.Set(fiber.HeaderContentDisposition, `inline; filename="pr-`+pr.ID+`.md"`)
+		return c.SendString(pr.Markdown)
 	}
 	return c.JSON(toPRJSON(pr))
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/testenv"
 	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/pkg/webhook"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
 	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 	"github.com/mithub/mithub/services/agent-api/internal/prs"
@@ -123,6 +124,7 @@ func newPRHarness(t *testing.T) *prHarness {
 		BodyLimit: 1 << 20, L1Wait: 5 * time.Second,
 		Ready:      map[string]health.Check{"postgres": st.Ping},
 		MemoryBank: st,
+		Webhooks:   st, WebhookConfig: webhook.Config{AllowPrivate: true, Timeout: time.Second, SecretGrace: time.Hour},
 	}
 	wireUseCases(&d, useCaseDeps{store: st, engine: eng, queue: client, counter: counter})
 	app := httpapi.New(d)
@@ -512,6 +514,15 @@ func TestApprovePRMergesIntoTheMemoryBank(t *testing.T) {
 	m1, p1 := approve("a")
 	if len(p1.Decisions) == 0 || len(p1.ActionItems) == 0 {
 		t.Fatalf("PR has no decisions or action items: %+v", p1)
+	}
+	// The PR as Markdown: its document alone.
+	md, body := h.getRaw(http.MethodGet, "/v1/prs/"+p1.ID+"?format=md", "Authorization", "Bearer "+key)
+	if md.StatusCode != http.StatusOK || !strings.HasPrefix(md.Header.Get("Content-Type"), "text/markdown") ||
+		body == "" || !strings.Contains(body, "We decided to launch the mobile app") {
+		t.Fatalf("PR as markdown = %d %s %.300s", md.StatusCode, md.Header.Get("Content-Type"), body)
+	}
+	if r := h.do(http.MethodGet, "/v1/prs/"+p1.ID+"?format=pdf", key, nil); r.status != http.StatusBadRequest {
+		t.Fatalf("PR format=pdf = %d %s", r.status, r.body)
 	}
 	bank := h.bank(key, project)
 	ledger := bank.content(membank.CategoryDecisions)

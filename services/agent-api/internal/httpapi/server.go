@@ -14,6 +14,7 @@ import (
 	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/health"
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/webhook"
 	"github.com/mithub/mithub/services/agent-api/internal/ask"
 	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 	"github.com/mithub/mithub/services/agent-api/internal/meetings"
@@ -69,6 +70,10 @@ type Deps struct {
 	// CORSOrigins are the browser origins allowed to call the API (empty:
 	// no CORS headers).
 	CORSOrigins []string
+	// Webhooks stores the tenants' webhooks (nil: the webhook routes
+	// answer 503); WebhookConfig checks their targets and rotates secrets.
+	Webhooks      WebhookStore
+	WebhookConfig webhook.Config
 }
 
 // Server holds the handlers' dependencies.
@@ -93,6 +98,7 @@ func New(d Deps) *fiber.App {
 		ReadBufferSize: 16 << 10,
 	})
 	app.Use(requestIDs)
+	app.Use(traceRequests)
 	app.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: func(c *fiber.Ctx, e any) {
 		d.Log.Error("panic in handler", "path", c.Path(), "request_id", requestID(c), "panic", e)
 	}}))
@@ -110,6 +116,7 @@ func New(d Deps) *fiber.App {
 	v1 := app.Group("/v1", s.auth.middleware, s.limit)
 	s.eventRoutes(v1) // first: it hooks the ingest routes below
 	v1.Post("/meetings", s.createMeeting)
+	v1.Post("/meetings/import", s.importMeeting)
 	v1.Get("/meetings", s.listMeetings)
 	v1.Get("/meetings/:id", s.getMeeting)
 	v1.Post("/meetings/:id/end", s.endMeeting)
@@ -131,6 +138,7 @@ func New(d Deps) *fiber.App {
 	v1.Put("/memory-bank/:project", s.putMemoryBank)
 	v1.Get("/memory-bank/:project/:category", s.getMemoryEntry)
 	v1.Put("/memory-bank/:project/:category", s.putMemoryEntry)
+	s.webhookRoutes(v1)
 
 	app.Post("/mcp", s.auth.middleware, s.limit, s.mcp)
 	app.Get("/mcp", s.auth.middleware, s.limit, mcpGet)

@@ -21,7 +21,9 @@ import (
 	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
+	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/pkg/webhook"
 	"github.com/mithub/mithub/services/agent-api/internal/ask"
 	"github.com/mithub/mithub/services/agent-api/internal/httpapi"
 	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
@@ -54,6 +56,8 @@ type harnessOpts struct {
 	logOut  io.Writer
 	// searcher serves /v1/search (default: the store).
 	searcher search.TopicSearcher
+	// webhookAllowPrivate lets webhooks target loopback receivers.
+	webhookAllowPrivate bool
 }
 
 // askService is the ask path as agent-api wires it.
@@ -106,6 +110,9 @@ func newHarness(t testing.TB, o harnessOpts) *harness {
 		Ask:        svc,
 		MemoryBank: st,
 		Memory:     testMemory(st, counter),
+		Webhooks:   st,
+		WebhookConfig: webhook.Config{AllowPrivate: o.webhookAllowPrivate, Timeout: time.Second, DisableAfter: 3,
+			SecretGrace: time.Hour},
 	}
 	wireUseCases(&d, useCaseDeps{store: st, engine: eng, searcher: o.searcher, queue: testQueue(t), counter: counter})
 	app := httpapi.New(d)
@@ -340,5 +347,10 @@ func wireUseCases(d *httpapi.Deps, u useCaseDeps) {
 	}
 	d.PRFlow = prFlow
 	d.Meetings = &meetings.Service{Store: u.store, Contexts: d.Contexts, Tokens: u.counter, Log: d.Log, Ended: prFlow.MeetingEnded}
+	if u.queue != nil {
+		// Webhook events go through the same queue, as agent-api wires them.
+		events := &webhook.Emitter{Store: u.store, Queue: tasks.WebhookQueue{Client: u.queue}, Log: d.Log}
+		prFlow.Events, d.Meetings.Events = events, events
+	}
 	d.Search = &search.Service{Embedder: u.engine, Searcher: u.searcher, Threshold: 0.3, Contexts: d.Contexts, Turns: d.Ask, Log: d.Log}
 }

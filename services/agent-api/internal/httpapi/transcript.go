@@ -10,6 +10,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/transcriptfile"
 	"github.com/mithub/mithub/services/agent-api/internal/meetingcache"
 )
 
@@ -91,7 +92,16 @@ func (s *Server) lister() (transcriptLister, error) {
 
 // getTranscript answers GET /v1/meetings/{id}/transcript?after_seq=&limit=
 // with the stored turns after after_seq, in seq order, one page at a time.
+// With ?format=vtt|srt|md|json|jsonl it exports the whole transcript in
+// that format instead (exportTranscript).
 func (s *Server) getTranscript(c *fiber.Ctx) error {
+	if raw := c.Query("format"); raw != "" {
+		f, err := transcriptfile.ParseFormat(raw)
+		if err != nil || f == transcriptfile.QMSum {
+			return errInvalid("query parameter format must be vtt, srt, md, json or jsonl, got %q", truncate(raw, 32))
+		}
+		return s.exportTranscript(c, f)
+	}
 	id, err := meetingIDParam(c)
 	if err != nil {
 		return err

@@ -218,6 +218,9 @@ func (c *Cache) syncManager(ctx context.Context, m *meetingctx.Manager) (applied
 		if err != nil {
 			return applied, m.Cursor(), err
 		}
+		if len(rows) > 0 {
+			links.remember(ctx, m.MeetingID(), rows[len(rows)-1].Seq)
+		}
 		n, err := m.Apply(Turns(rows))
 		applied += n
 		if err != nil {
@@ -237,6 +240,9 @@ func (c *Cache) ApplyInserted(ctx context.Context, tenantID, meetingID string, r
 	m, err := c.Get(ctx, tenantID, meetingID)
 	if err != nil {
 		return 0, err
+	}
+	if len(rows) > 0 {
+		links.remember(ctx, meetingID, rows[len(rows)-1].Seq)
 	}
 	if _, err := m.Apply(Turns(rows)); err != nil {
 		if !errors.Is(err, meetingctx.ErrGap) {

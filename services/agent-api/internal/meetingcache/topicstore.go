@@ -19,11 +19,15 @@ type TopicStore struct{ Rows TopicRows }
 
 // SaveTopics implements meetingctx.TopicStore.
 func (s TopicStore) SaveTopics(ctx context.Context, tenantID, meetingID string, l1Cursor int, topics []meetingctx.Topic) error {
+	ctx, span := saveSpan(ctx, meetingID, l1Cursor, len(topics))
+	defer span.End()
 	return s.Rows.SaveL1(ctx, tenantID, meetingID, l1Cursor, topicRows(meetingID, topics))
 }
 
 // SaveEndPass implements meetingctx.EndPassStore.
 func (s TopicStore) SaveEndPass(ctx context.Context, tenantID, meetingID string, l1Cursor int, topics []meetingctx.Topic) error {
+	ctx, span := saveSpan(ctx, meetingID, l1Cursor, len(topics))
+	defer span.End()
 	return s.Rows.SaveL1EndPass(ctx, tenantID, meetingID, l1Cursor, topicRows(meetingID, topics))
 }
 

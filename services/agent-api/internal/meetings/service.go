@@ -40,6 +40,14 @@ type Service struct {
 	Log      *slog.Logger
 	// Ended, when set, runs after a meeting ended.
 	Ended EndHook
+	// Events, when set, gets meeting.ended (webhooks).
+	Events Events
+}
+
+// Events emits webhook events, best effort; *webhook.Emitter implements
+// it.
+type Events interface {
+	EmitLogged(ctx context.Context, tenantID, event, eventID string, data any)
 }
 
 // notFound names the missing thing: the meeting.

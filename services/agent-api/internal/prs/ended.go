@@ -18,7 +18,7 @@ func (s *Service) MeetingEnded(ctx context.Context, tenantID string, m store.Mee
 	if s.Queue == nil {
 		return
 	}
-	task, err := memoryBankTask(tenantID, m)
+	task, err := memoryBankTask(ctx, tenantID, m)
 	if err == nil {
 		qctx, cancel := context.WithTimeout(ctx, enqueueTimeout)
 		defer cancel()
@@ -31,7 +31,7 @@ func (s *Service) MeetingEnded(ctx context.Context, tenantID string, m store.Mee
 
 // memoryBankTask builds the memory:bank-update task of an ended meeting;
 // a project name that is not valid falls back to membank.DefaultProject.
-func memoryBankTask(tenantID string, m store.Meeting) (*asynq.Task, error) {
+func memoryBankTask(ctx context.Context, tenantID string, m store.Meeting) (*asynq.Task, error) {
 	project := ProjectOf(m, "")
 	if membank.ValidateProject(project) != nil {
 		project = membank.DefaultProject
@@ -41,5 +41,5 @@ func memoryBankTask(tenantID string, m store.Meeting) (*asynq.Task, error) {
 		p.EndedAtUnixMs = m.EndedAt.UnixMilli()
 	}
 	// The delay lets the flushed last L1 chunk reach Postgres first.
-	return tasks.NewMemoryBankUpdateTask(p, asynq.ProcessIn(memoryUpdateDelay))
+	return tasks.NewMemoryBankUpdateTaskContext(ctx, p, asynq.ProcessIn(memoryUpdateDelay))
 }

@@ -118,7 +118,7 @@ func (s *Service) unchangedSince(ctx context.Context, tenantID, meetingID, proje
 // fails, a PR this request created is marked failed so the meeting is not
 // stuck with an open PR nobody builds.
 func (s *Service) enqueue(ctx context.Context, tenantID string, pr meetingpr.PR, created bool) (Generated, error) {
-	task, err := prTask(pr, tenantID)
+	task, err := prTask(ctx, pr, tenantID)
 	if err != nil {
 		return Generated{}, err
 	}
@@ -138,15 +138,16 @@ func (s *Service) enqueue(ctx context.Context, tenantID string, pr meetingpr.PR,
 	return Generated{PR: pr, Queued: true}, nil
 }
 
-// prTask builds the pr:generate task from a PR row.
-func prTask(pr meetingpr.PR, tenantID string) (*asynq.Task, error) {
+// prTask builds the pr:generate task from a PR row; its headers carry
+// ctx's trace context.
+func prTask(ctx context.Context, pr meetingpr.PR, tenantID string) (*asynq.Task, error) {
 	snap := &mithubv1.TopicSnapshot{}
 	if len(pr.TopicSnapshot) > 0 && string(pr.TopicSnapshot) != "{}" {
 		if err := protojson.Unmarshal(pr.TopicSnapshot, snap); err != nil {
 			return nil, fmt.Errorf("decode topic snapshot of PR %s: %w", pr.ID, err)
 		}
 	}
-	return tasks.NewPRGenerateTask(&mithubv1.PRGenerateTask{
+	return tasks.NewPRGenerateTaskContext(ctx, &mithubv1.PRGenerateTask{
 		MeetingId: pr.MeetingID, PrId: pr.ID, TenantId: tenantID, Snapshot: snap,
 		LastTranscriptId: pr.LastTranscriptID, RequestedBy: pr.RequestedBy,
 	})

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/mithub/mithub/pkg/meetingpr"
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
+	"github.com/mithub/mithub/pkg/webhook"
 )
 
 // Approve merges the PR's memory updates into the project's memory bank
@@ -40,6 +42,14 @@ func (s *Service) Approve(ctx context.Context, tenantID, id string) (meetingpr.P
 	if err != nil {
 		return meetingpr.PR{}, prErr(err)
 	}
+	if s.Events != nil {
+		s.Events.EmitLogged(ctx, tenantID, webhook.PRApproved, webhook.EventID(webhook.PRApproved, approved.ID), webhook.PRDataOf(approved))
+		if cats := prdoc.Categories(updates); len(cats) > 0 {
+			s.Events.EmitLogged(ctx, tenantID, webhook.MemoryBankUpdated, webhook.EventID(webhook.MemoryBankUpdated, "pr:"+approved.ID),
+				webhook.MemoryBankData{Project: approved.Project, MeetingID: approved.MeetingID, PRID: approved.ID,
+					Cause: webhook.CausePRApproved, Categories: cats, Path: "/v1/memory-bank/" + url.PathEscape(approved.Project)})
+		}
+	}
 	return approved, nil
 }
 
@@ -66,6 +76,9 @@ func (s *Service) Reject(ctx context.Context, tenantID, id string) (meetingpr.PR
 	}
 	if err != nil {
 		return meetingpr.PR{}, prErr(err)
+	}
+	if s.Events != nil {
+		s.Events.EmitLogged(ctx, tenantID, webhook.PRRejected, webhook.EventID(webhook.PRRejected, pr.ID), webhook.PRDataOf(pr))
 	}
 	return pr, nil
 }

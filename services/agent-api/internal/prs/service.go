@@ -57,6 +57,15 @@ type Service struct {
 	// sections when a PR is approved (0: no bound; see prdoc.MergeSection).
 	MemoryBankMaxBytes int
 	Log                *slog.Logger
+	// Events, when set, gets pr.approved, pr.rejected and
+	// memory_bank.updated (webhooks).
+	Events Events
+}
+
+// Events emits webhook events, best effort; *webhook.Emitter implements
+// it.
+type Events interface {
+	EmitLogged(ctx context.Context, tenantID, event, eventID string, data any)
 }
 
 // memoryUpdateDelay is how long after a meeting ends its memory-bank

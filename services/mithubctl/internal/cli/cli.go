@@ -14,7 +14,7 @@ func Program() cmdline.Program {
 		Title: "command line tool for MitHub",
 		Groups: []cmdline.Group{
 			{Title: "Meetings (agent-api)", Commands: []cmdline.Command{
-				replayCommand(), contextCommand(), askCommand(), prCommand()}},
+				replayCommand(), importCommand(), contextCommand(), askCommand(), prCommand()}},
 			{Title: "Long-term memory", Commands: []cmdline.Command{
 				startCommand(), searchCommand(), exportCommand(), compressCommand(), mcpCommand()}},
 			{Title: "Operations", Commands: []cmdline.Command{

@@ -8,11 +8,14 @@ import (
 
 	"github.com/mithub/mithub/pkg/lifecycle"
 	"github.com/mithub/mithub/pkg/logging"
+	"github.com/mithub/mithub/pkg/tracing"
 	"github.com/mithub/mithub/services/pr-worker/internal/app"
 	"github.com/mithub/mithub/services/pr-worker/internal/config"
 )
 
-func main() { lifecycle.Main("pr-worker", run) }
+func main() {
+	lifecycle.Main("pr-worker", func(ctx context.Context) error { return tracing.Run(ctx, "pr-worker", run) })
+}
 
 func run(ctx context.Context) error {
 	cfg, err := config.Load()

@@ -16,6 +16,7 @@ import (
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
+	"github.com/mithub/mithub/pkg/webhook"
 	"github.com/mithub/mithub/services/pr-worker/internal/config"
 	"github.com/mithub/mithub/services/pr-worker/internal/jobs"
 )
@@ -29,6 +30,9 @@ type App struct {
 	queue     *asynq.Server
 	extractor prdoc.Extractor
 	memory    *jobs.Memory
+	client    *asynq.Client
+	events    *webhook.Emitter
+	deliverer *webhook.Deliverer
 	ln        net.Listener
 	http      *http.Server
 }
@@ -77,6 +81,10 @@ func (a *App) init(ctx context.Context) error {
 		APIKey: llm.APIKey, Model: llm.Model, Timeout: llm.Timeout}, a.store, a.redis, a.log); err != nil {
 		return err
 	}
+	a.client = asynq.NewClientFromRedisClient(a.redis)
+	a.events = &webhook.Emitter{Store: a.store, Queue: tasks.WebhookQueue{Client: a.client}, Log: a.log}
+	a.deliverer = &webhook.Deliverer{Store: a.store, Client: webhook.Client(a.cfg.Webhook.Timeout, a.cfg.Webhook.AllowPrivate),
+		DisableAfter: a.cfg.Webhook.DisableAfter, Log: a.log}
 	a.queue = asynq.NewServerFromRedisClient(a.redis, asynq.Config{
 		Concurrency:     a.cfg.Concurrency,
 		Queues:          a.cfg.Queues,
@@ -88,6 +96,8 @@ func (a *App) init(ctx context.Context) error {
 
 		// Memory tasks enqueue their successors: poll an empty queue often.
 		TaskCheckInterval: 100 * time.Millisecond,
+		// Retries (webhook deliveries back off from 1 s) are due on time.
+		DelayedTaskCheckInterval: time.Second,
 	})
 
 	a.ln, err = net.Listen("tcp", a.cfg.HTTPAddr)
@@ -115,9 +125,15 @@ func (a *App) init(ctx context.Context) error {
 // through their constructors.
 func (a *App) mux() *asynq.ServeMux {
 	mux := asynq.NewServeMux()
+	mux.Use(jobs.TraceTasks)
 	mux.Handle(jobs.TypePing, jobs.PingHandler{})
-	mux.Handle(tasks.TypePRGenerate, jobs.NewPRGenerateHandler(a.store, a.extractor, a.cfg.PRTurnsInFlight, a.log.With("task_type", tasks.TypePRGenerate)))
-	mux.Handle(tasks.TypeMemoryBankUpdate, jobs.NewMemoryBankHandler(a.store, a.extractor, a.cfg.MemoryBankMaxBytes, a.log.With("task_type", tasks.TypeMemoryBankUpdate)))
+	prs := jobs.NewPRGenerateHandler(a.store, a.extractor, a.cfg.PRTurnsInFlight, a.log.With("task_type", tasks.TypePRGenerate))
+	prs.Events = a.events
+	mux.Handle(tasks.TypePRGenerate, prs)
+	bank := jobs.NewMemoryBankHandler(a.store, a.extractor, a.cfg.MemoryBankMaxBytes, a.log.With("task_type", tasks.TypeMemoryBankUpdate))
+	bank.Events = a.events
+	mux.Handle(tasks.TypeMemoryBankUpdate, bank)
+	mux.Handle(tasks.TypeWebhookDeliver, jobs.NewWebhookHandler(a.deliverer, a.log.With("task_type", tasks.TypeWebhookDeliver)))
 	a.memory.Register(mux)
 	return mux
 }
@@ -174,6 +190,9 @@ func (a *App) Run(ctx context.Context) error {
 func (a *App) close() {
 	if a.ln != nil {
 		_ = a.ln.Close()
+	}
+	if a.client != nil {
+		_ = a.client.Close()
 	}
 	if a.redis != nil {
 		_ = a.redis.Close()

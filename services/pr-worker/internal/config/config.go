@@ -14,6 +14,7 @@ import (
 	"github.com/mithub/mithub/pkg/envconf"
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/pkg/prdoc"
+	"github.com/mithub/mithub/pkg/webhook"
 	"github.com/mithub/mithub/services/pr-worker/internal/jobs"
 )
 
@@ -36,7 +37,8 @@ type Config struct {
 	// transcript turns of the PR jobs built at once; a job takes one unit
 	// per turn of its meeting (at most all of them) and waits for them.
 	PRTurnsInFlight int
-	// Queues maps queue names to their priority: pr 6, memory 3, default 1.
+	// Queues maps queue names to their priority: pr 6, memory 3, webhook
+	// 3, default 1.
 	// It is fixed, not read from the environment.
 	Queues map[string]int
 	// HTTPAddr is MITHUB_WORKER_HTTP_ADDR, where /healthz and /readyz are
@@ -62,6 +64,10 @@ type Config struct {
 	// Memory holds the long-conversation memory settings, MITHUB_MEMORY_*
 	// (see convmemory.LoadConfig: chunk 500 tokens, fan-in 5, 20 in flight).
 	Memory convmemory.Config
+	// Webhook holds the delivery settings, MITHUB_WEBHOOK_* (see
+	// webhook.LoadConfig: 10s per attempt, disabled after 20 failures in
+	// a row, private targets refused).
+	Webhook webhook.Config
 }
 
 // Providers.
@@ -96,6 +102,7 @@ func load(r *envconf.Reader) (Config, error) {
 		Queues: map[string]int{
 			jobs.QueuePR:      6,
 			jobs.QueueMemory:  3,
+			jobs.QueueWebhook: 3,
 			jobs.QueueDefault: 1,
 		},
 		HTTPAddr:           r.String("MITHUB_WORKER_HTTP_ADDR", "127.0.0.1:8091"),
@@ -111,6 +118,7 @@ func load(r *envconf.Reader) (Config, error) {
 		},
 	}
 	c.Memory = convmemory.LoadConfig(r)
+	c.Webhook = webhook.LoadConfig(r)
 	if c.LLM.Provider == ProviderOpenAI {
 		if c.LLM.BaseURL == "" {
 			r.Fail("MITHUB_LLM_BASE_URL", "required when MITHUB_LLM_PROVIDER=openai")

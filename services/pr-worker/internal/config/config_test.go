@@ -8,6 +8,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/convmemory"
 	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/pkg/webhook"
 	"github.com/mithub/mithub/services/pr-worker/internal/config"
 )
 
@@ -17,7 +18,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := config.Config{
-		Queues:             map[string]int{"pr": 6, "memory": 3, "default": 1},
+		Queues:             map[string]int{"pr": 6, "memory": 3, "webhook": 3, "default": 1},
 		DatabaseURL:        "postgres://postgres@127.0.0.1:5432/mithub?sslmode=disable",
 		AutoMigrate:        true,
 		RedisURL:           "redis://127.0.0.1:6379/0",
@@ -29,6 +30,7 @@ func TestDefaults(t *testing.T) {
 		MemoryBankMaxBytes: 16384,
 		Memory: convmemory.Config{ChunkTokens: 500, FanIn: 5, MaxInFlight: 20, ContextWindow: tokens.DefaultContextWindow,
 			CompressAt: 0.70, CompressTo: 0.10, SummaryTokens: 200, MergeTokens: 300},
+		Webhook: webhook.Config{Timeout: 10 * time.Second, DisableAfter: 20, SecretGrace: 24 * time.Hour},
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", c, want)

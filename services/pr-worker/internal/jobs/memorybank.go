@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"sync"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
+	"github.com/mithub/mithub/pkg/webhook"
 )
 
 // MemoryStore is what the memory:bank-update handler reads and writes.
@@ -39,6 +41,8 @@ type MemoryBankHandler struct {
 	maxBytes  int
 	log       *slog.Logger
 	now       func() time.Time
+	// Events, when set, gets memory_bank.updated after each update.
+	Events Events
 }
 
 // NewMemoryBankHandler returns the memory:bank-update handler; maxBytes
@@ -95,7 +99,11 @@ func (h *MemoryBankHandler) ProcessTask(ctx context.Context, t *asynq.Task) erro
 	}
 	h.log.Info("memory bank updated", "meeting_id", p.GetMeetingId(), "project", p.GetProject(),
 		"categories", prdoc.Categories(doc.MemoryUpdates))
-	return nil
+	return emit(ctx, h.Events, p.GetTenantId(), webhook.MemoryBankUpdated,
+		webhook.EventID(webhook.MemoryBankUpdated, "meeting:"+p.GetMeetingId()), webhook.MemoryBankData{
+			Project: p.GetProject(), MeetingID: p.GetMeetingId(), Cause: webhook.CauseMeetingEnded,
+			Categories: prdoc.Categories(doc.MemoryUpdates), Path: "/v1/memory-bank/" + url.PathEscape(p.GetProject()),
+		})
 }
 
 // input is the meeting, its stored topics and its transcripts, read page

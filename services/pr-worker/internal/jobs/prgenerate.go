@@ -17,6 +17,8 @@ import (
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
+	"github.com/mithub/mithub/pkg/tracing"
+	"github.com/mithub/mithub/pkg/webhook"
 )
 
 // PRStore is what the pr:generate handler reads and writes.
@@ -45,6 +47,9 @@ type PRGenerateHandler struct {
 	extractor prdoc.Extractor
 	turns     *TurnBudget
 	log       *slog.Logger
+	// Events, when set, gets pr.ready for every succeeded PR (again on a
+	// redelivery: the event id makes that one event).
+	Events Events
 }
 
 // NewPRGenerateHandler returns the pr:generate handler; turnsInFlight
@@ -68,6 +73,10 @@ func (h *PRGenerateHandler) ProcessTask(ctx context.Context, t *asynq.Task) erro
 		return fmt.Errorf("start PR %s: %w", p.GetPrId(), err)
 	case !started:
 		h.log.Info("PR already finished, nothing to do", "pr_id", pr.ID, "status", pr.Status)
+		if pr.Status == meetingpr.Succeeded {
+			// The attempt that built it may have died before telling.
+			return h.ready(ctx, p.GetTenantId(), pr)
+		}
 		return nil
 	}
 	doc, err := h.build(ctx, p)
@@ -78,7 +87,9 @@ func (h *PRGenerateHandler) ProcessTask(ctx context.Context, t *asynq.Task) erro
 	if err != nil {
 		return h.fail(ctx, p, errors.Join(err, asynq.SkipRetry))
 	}
-	done, err := h.store.CompletePR(ctx, p.GetTenantId(), p.GetPrId(), content)
+	sctx, span := tracing.Start(ctx, "store PR")
+	done, err := h.store.CompletePR(sctx, p.GetTenantId(), p.GetPrId(), content)
+	span.End()
 	switch {
 	case errors.Is(err, store.ErrConflict):
 		// Reviewed while this attempt ran: the review stands.
@@ -90,7 +101,13 @@ func (h *PRGenerateHandler) ProcessTask(ctx context.Context, t *asynq.Task) erro
 	h.writeResult(t, p, doc, content.Markdown)
 	h.log.Info("PR generated", "pr_id", done.ID, "meeting_id", done.MeetingID, "attempt", done.Attempts,
 		"agenda", len(doc.Agenda), "decisions", len(doc.Decisions), "action_items", len(doc.ActionItems))
-	return nil
+	return h.ready(ctx, p.GetTenantId(), done)
+}
+
+// ready emits pr.ready; a failure fails the task, whose next delivery
+// finds the PR finished and emits again.
+func (h *PRGenerateHandler) ready(ctx context.Context, tenantID string, pr meetingpr.PR) error {
+	return emit(ctx, h.Events, tenantID, webhook.PRReady, webhook.EventID(webhook.PRReady, pr.ID), webhook.PRDataOf(pr))
 }
 
 // build loads the input and extracts the document.

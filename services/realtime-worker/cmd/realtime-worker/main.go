@@ -9,12 +9,15 @@ import (
 
 	"github.com/mithub/mithub/pkg/lifecycle"
 	"github.com/mithub/mithub/pkg/logging"
+	"github.com/mithub/mithub/pkg/tracing"
 	"github.com/mithub/mithub/services/realtime-worker/internal/app"
 	"github.com/mithub/mithub/services/realtime-worker/internal/config"
 	"github.com/mithub/mithub/services/realtime-worker/internal/room"
 )
 
-func main() { lifecycle.Main("realtime-worker", run) }
+func main() {
+	lifecycle.Main("realtime-worker", func(ctx context.Context) error { return tracing.Run(ctx, "realtime-worker", run) })
+}
 
 func run(ctx context.Context) error {
 	cfg, err := config.Load()

@@ -7,7 +7,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/mithub/mithub/pkg/apiclient"
+	"github.com/mithub/mithub/pkg/tracing"
 )
 
 // Syncer is the agent-api call the pinger makes.
@@ -73,7 +77,9 @@ func (p *Pinger) loop(meetingID string, st *pingState) {
 	backoff := pingRetryMin
 	for {
 		ctx, cancel := context.WithTimeout(p.ctx, pingTimeout)
+		ctx, span := tracing.Start(ctx, "sync meeting", trace.WithAttributes(attribute.String("mithub.meeting_id", meetingID)))
 		_, err := p.api.Sync(ctx, meetingID)
+		span.End()
 		cancel()
 		p.sent.Add(1)
 		if err != nil {

@@ -82,4 +82,22 @@ export async function stream(path, { method = 'GET', body, signal, onEvent, onOp
   }
 }
 
+/** Multipart upload (FormData); resolves to the decoded JSON body. */
+export async function upload(path, form, { signal } = {}) {
+  let res;
+  try {
+    res = await fetch(path, {
+      method: 'POST', signal, cache: 'no-store', credentials: 'omit',
+      headers: { Accept: 'application/json', Authorization: `Bearer ${auth.key}` },
+      body: form,
+    });
+  } catch (err) {
+    if (err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'network', 'The server could not be reached.');
+  }
+  if (res.status === 401) window.dispatchEvent(new CustomEvent('mithub:unauthorized'));
+  if (!res.ok) throw await failure(res);
+  return res.json();
+}
+
 export const enc = encodeURIComponent;

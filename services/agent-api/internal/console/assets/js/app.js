@@ -6,6 +6,7 @@ import { meetingView } from './views/meeting.js';
 import { searchView } from './views/search.js';
 import { prView } from './views/pr.js';
 import { memoryView } from './views/memory.js';
+import { webhooksView } from './views/webhooks.js';
 
 const main = document.getElementById('main');
 const nav = document.querySelector('.site-nav');
@@ -19,6 +20,7 @@ const routes = [
   { re: /^\/search$/, nav: 'search', view: searchView },
   { re: new RegExp(`^/prs/${uuid}$`), nav: 'meetings', view: prView },
   { re: /^\/memory(?:\/([^/]+))?$/, nav: 'memory', view: memoryView },
+  { re: /^\/webhooks$/, nav: 'webhooks', view: webhooksView },
 ];
 
 let current = null; // { abort: AbortController }
