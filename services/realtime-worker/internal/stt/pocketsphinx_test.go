@@ -1,0 +1,81 @@
+package stt_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	required "github.com/mithub/mithub/pkg/testenv"
+	"github.com/mithub/mithub/services/realtime-worker/internal/stt"
+	"github.com/mithub/mithub/services/realtime-worker/internal/testenv"
+)
+
+// speak synthesises text or ends the test when espeak-ng is missing.
+func speak(t *testing.T, text, voice string) []int16 {
+	t.Helper()
+	pcm, err := testenv.Speak(text, voice, 140)
+	if errors.Is(err, testenv.ErrNoEspeak) {
+		required.Missing(t, "needs espeak-ng (apt install espeak-ng; scripts/dev-up.sh installs it)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pcm
+}
+
+func pocketSphinx(t *testing.T) *stt.PocketSphinx {
+	t.Helper()
+	p, err := stt.NewPocketSphinx(stt.PocketSphinxConfig{Words: stt.DefaultPocketSphinxWords, Decoders: 2})
+	if err != nil {
+		required.Missing(t, "needs pocketsphinx with its US English model (apt install libpocketsphinx-dev pocketsphinx-en-us; scripts/dev-up.sh installs them): %v", err)
+	}
+	t.Cleanup(func() { _ = p.Close() })
+	return p
+}
+
+func TestPocketSphinxRecognisesSynthesisedSpeech(t *testing.T) {
+	p := pocketSphinx(t)
+	sentences := []string{
+		"we should ship the release on friday",
+		"the database migration is finished",
+		"please send the report to the team",
+		"what did we decide about the launch",
+	}
+	var total, errs int
+	for i, s := range sentences {
+		voice := testenv.Voices[i%len(testenv.Voices)]
+		res, err := p.Transcribe(context.Background(), stt.Request{PCM: speak(t, s, voice)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, n := stt.WordErrors(s, res.Text)
+		total += n
+		errs += e
+		t.Logf("%s: %q -> %q (confidence %.2f, %d/%d word errors)", voice, s, res.Text, res.Confidence, e, n)
+		if res.Language != "en" || res.Confidence < 0 || res.Confidence > 1 {
+			t.Errorf("result %+v: want language en and a confidence in [0,1]", res)
+		}
+	}
+	wer := float64(errs) / float64(total)
+	t.Logf("WER %.1f%% over %d words", 100*wer, total)
+	// The US English model on espeak-ng's formant voices gets roughly
+	// two words in three wrong; audio that reaches it damaged (wrong rate,
+	// cut) scores 100% or more.
+	if wer > 0.9 {
+		t.Errorf("WER %.1f%%, want at most 90%%", 100*wer)
+	}
+	if res, err := p.Transcribe(context.Background(), stt.Request{PCM: make([]int16, 16000)}); err != nil || res.Text != "" {
+		t.Errorf("a second of silence = %+v, %v; want no text", res, err)
+	}
+}
+
+func TestParseWordsRefusesBadEntries(t *testing.T) {
+	if _, err := stt.ParseWords([]string{"mithub:M IH T HH AH B"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"mithub", "mit hub:M IH T", "x:QQ", ":AH"} {
+		if _, err := stt.ParseWords([]string{bad}); err == nil {
+			t.Errorf("ParseWords(%q) accepted", bad)
+		}
+	}
+}
