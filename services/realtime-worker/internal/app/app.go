@@ -49,11 +49,13 @@ type App struct {
 	api *apiclient.Client
 	// work is the client of the sync pings, asks and meeting ends.
 	work *apiclient.Client
-	// stt is the bot's own speech-to-text, if any.
-	stt    stt.Provider
-	tenant store.Tenant
-	ln     net.Listener
-	http   *http.Server
+	// stt is the bot's own speech-to-text, if any; listening are the
+	// tracks it decodes.
+	stt       stt.Provider
+	listening room.Listening
+	tenant    store.Tenant
+	ln        net.Listener
+	http      *http.Server
 
 	spool   *ingest.Spool
 	writer  *ingest.Writer
@@ -235,7 +237,7 @@ func (a *App) wire() error {
 // transcripts; a provider chosen with MITHUB_STT_PROVIDER must load.
 func (a *App) hearing() (room.Hearing, error) {
 	c := a.cfg
-	h := room.Hearing{Mode: c.STTMode, Language: c.STTLanguage, Wait: c.STTWait, VAD: audio.VADConfig{HangoverMS: int(c.STTHangover.Milliseconds())}}
+	h := room.Hearing{Tracks: &a.listening, Mode: c.STTMode, Language: c.STTLanguage, Wait: c.STTWait, VAD: audio.VADConfig{HangoverMS: int(c.STTHangover.Milliseconds())}}
 	if c.STTMode == config.STTNever {
 		return h, nil
 	}
@@ -330,6 +332,9 @@ func (a *App) Rooms() map[string]string { return a.rooms.Rooms() }
 func (a *App) Join(ctx context.Context, roomName, meetingID string) (string, error) {
 	return a.rooms.Join(ctx, roomName, meetingID)
 }
+
+// Transcribing says whether the bot decodes a track's audio now.
+func (a *App) Transcribing(trackSID string) bool { return a.listening.Has(trackSID) }
 
 // IngestStats are the writer's running totals.
 func (a *App) IngestStats() ingest.Stats { return a.writer.Stats() }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/livekit/protocol/livekit"
@@ -52,6 +53,38 @@ type Hearing struct {
 	// Wait is auto mode's grace period (default DefaultHearWait).
 	Wait time.Duration
 	VAD  audio.VADConfig
+	// Tracks, when set, records the tracks whose audio is being decoded.
+	Tracks *Listening
+}
+
+// Listening is the set of tracks whose audio the bot decodes, across
+// sessions. It is safe for concurrent use.
+type Listening struct {
+	mu     sync.Mutex
+	tracks map[string]bool
+}
+
+func (l *Listening) set(sid string, on bool) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.tracks == nil {
+		l.tracks = map[string]bool{}
+	}
+	if on {
+		l.tracks[sid] = true
+	} else {
+		delete(l.tracks, sid)
+	}
+}
+
+// Has says whether the bot decodes the track's audio now.
+func (l *Listening) Has(sid string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.tracks[sid]
 }
 
 func (h Hearing) on() bool { return h.Provider != nil && h.Mode != HearNever && h.Mode != "" }
@@ -274,6 +307,8 @@ func (s *Session) listen(ctx context.Context, track *webrtc.TrackRemote, pub *lk
 			base = max(time.Since(s.meeting.StartedAt).Milliseconds(), 0)
 			lastTS = pkt.Timestamp
 			log.Info("transcribing microphone", "provider", h.Provider.Name())
+			h.Tracks.set(sid, true)
+			defer h.Tracks.set(sid, false)
 		}
 		// Unwrap the 32-bit timestamp; a packet from the past (reordered)
 		// is decoded where it belongs in the stream only if it is new.
