@@ -189,6 +189,7 @@ func TestPocketSphinxTranscribesMicrophonesThroughLiveKit(t *testing.T) {
 		{"ana", "Ana Lopez", "en-us", []string{"we should ship the release on friday", "please send the report to the team"}},
 		{"ben", "Ben Stone", "en-us+f2", []string{"what did we decide about the launch", "the database migration is finished"}},
 		{"cho", "Cho Min", "en+m3", []string{"i will update the checklist tomorrow", "the budget is the open question"}},
+		{"dan", "Dan Ito", "en-us+f3", []string{"we agreed to launch in the second week of march", "can you share the slides after the meeting"}},
 	}
 	// Synthesise first: the speakers then talk at the same time.
 	speech := make([][][]int16, len(speakers))
@@ -299,12 +300,13 @@ func TestPocketSphinxTranscribesMicrophonesThroughLiveKit(t *testing.T) {
 	}
 	if words > 0 {
 		wer := float64(errs) / float64(words)
-		t.Logf("pocketsphinx through LiveKit: WER %.1f%% over %d words; end of speech -> row p50 %s, max %s (%d utterances)",
-			100*wer, words, percentile(lat, 0.5).Round(time.Millisecond), percentile(lat, 1).Round(time.Millisecond), len(lat))
-		// See internal/stt: the model gets about two words in three wrong
-		// on espeak-ng's voices; audio that arrives damaged scores 100%.
-		if wer > 0.9 {
-			t.Errorf("WER %.1f%%, want at most 90%%", 100*wer)
+		t.Logf("pocketsphinx through LiveKit, %d concurrent speakers: WER %.1f%% over %d words; end of speech -> row p50 %s, p99 %s (%d utterances)",
+			len(speakers), 100*wer, words, percentile(lat, 0.5).Round(time.Millisecond), percentile(lat, 0.99).Round(time.Millisecond), len(lat))
+		// See internal/stt: the model gets two to three words in four wrong
+		// on espeak-ng's voices (58-79% through LiveKit here); audio that
+		// arrives damaged or misattributed scores 100% or more.
+		if wer > 0.95 {
+			t.Errorf("WER %.1f%%, want at most 95%%", 100*wer)
 		}
 	}
 }
@@ -421,11 +423,31 @@ func TestOpenAITranscribesMicrophonesAndAutoModeDefersToTranscriptionStreams(t *
 		ann.say(pause(1500))
 	})
 	bob.say(pause(500))
-	for _, pcm := range speech {
-		bob.say(pcm)
+	// The last line is answered at the first attempt: its end of speech
+	// -> row is the path's own latency.
+	var lastEnd, lastRow time.Time
+	lastStored := make(chan struct{})
+	for i, pcm := range speech {
+		end := bob.say(pcm)
+		if i == len(speech)-1 {
+			lastEnd = end
+			go func() {
+				defer close(lastStored)
+				for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+					if len(sttRows(t, s, meetingID)["bob"]) >= len(lines) {
+						lastRow = time.Now()
+						return
+					}
+				}
+			}()
+		}
 		bob.say(pause(1500))
 	}
 	wg.Wait()
+	<-lastStored
+	if !lastRow.IsZero() {
+		t.Logf("openai (local server answering at once): end of speech -> row %s", lastRow.Sub(lastEnd).Round(time.Millisecond))
+	}
 
 	eventually(t, 30*time.Second, "bob's four utterances stored", func() bool { return len(sttRows(t, s, meetingID)["bob"]) >= len(lines) })
 	eventually(t, 30*time.Second, "an answer to bob's spoken question", func() bool { return len(bob.chatsNow()) >= 1 })

@@ -9,7 +9,7 @@ package stt
 
 static ps_decoder_t *mh_ps_init(const char *hmm, const char *lm, const char *dict) {
 	cmd_ln_t *config = cmd_ln_init(NULL, ps_args(), TRUE,
-		"-hmm", hmm, "-lm", lm, "-dict", dict, "-logfn", "/dev/null", NULL);
+		"-hmm", hmm, "-lm", lm, "-dict", dict, "-logfn", "/dev/null", "-bestpath", "no", NULL);
 	if (config == NULL) return NULL;
 	ps_decoder_t *ps = ps_init(config);
 	cmd_ln_free_r(config);
