@@ -213,6 +213,16 @@ func (v *VAD) end() (Utterance, bool) {
 	return u, true
 }
 
+// Current is the utterance in progress: its audio so far (valid until the
+// next Write or Flush) and the position of its first sample; ok is false
+// between utterances.
+func (v *VAD) Current() (pcm []int16, start int64, ok bool) {
+	if !v.active {
+		return nil, 0, false
+	}
+	return v.cur, v.curStart, true
+}
+
 // Flush ends the utterance in progress, if any, as when the track ends.
 func (v *VAD) Flush() (Utterance, bool) {
 	if len(v.frame) > 0 && v.active {

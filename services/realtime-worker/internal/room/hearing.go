@@ -236,6 +236,8 @@ type utterance struct {
 	u audio.Utterance
 	// base is the meeting time of stream position 0, in ms.
 	base int64
+	// stream, when set, has decoded the utterance as it was spoken.
+	stream stt.Stream
 }
 
 // listen decodes one subscribed audio track, cuts it into utterances and
@@ -277,12 +279,19 @@ func (s *Session) listen(ctx context.Context, track *webrtc.TrackRemote, pub *lk
 			}
 			select {
 			case old := <-queue:
+				if old.stream != nil {
+					old.stream.Abort()
+				}
 				log.Warn("utterance dropped: the recogniser is behind", "start_ms", old.base+old.u.StartMS())
 			default:
 			}
 		}
 	}
 	vad := audio.NewVAD(h.VAD)
+	live := &liveDecode{log: log}
+	if st, ok := h.Provider.(stt.Streamer); ok {
+		live.streamer = st
+	}
 	var (
 		first     = true
 		base      int64
@@ -328,11 +337,77 @@ func (s *Session) listen(ctx context.Context, track *webrtc.TrackRemote, pub *lk
 		}
 		lastFrame = len(pcm)
 		for _, u := range vad.Write(pcm, pos) {
-			enqueue(utterance{u: u, base: base})
+			enqueue(live.finish(u, base))
 		}
+		live.feed(vad)
 	}
 	if u, ok := vad.Flush(); ok {
-		enqueue(utterance{u: u, base: base})
+		enqueue(live.finish(u, base))
+	}
+	live.abort()
+}
+
+// liveDecode feeds the utterance in progress to a streaming recogniser,
+// so that when it ends only the last part is left to decode. Without a
+// free decoder the utterance is transcribed whole at its end.
+type liveDecode struct {
+	streamer stt.Streamer // nil: the provider does not stream
+	log      *slog.Logger
+	cur      stt.Stream
+	start    int64 // stream position of cur's first sample
+	fed      int   // samples of the utterance written to cur
+}
+
+// feed writes what the VAD added to the utterance in progress.
+func (l *liveDecode) feed(vad *audio.VAD) {
+	if l.streamer == nil {
+		return
+	}
+	pcm, start, ok := vad.Current()
+	if l.cur != nil && (!ok || start != l.start) {
+		l.abort() // the utterance was dropped (too short)
+	}
+	if !ok {
+		return
+	}
+	if l.cur == nil {
+		s, ok, err := l.streamer.Begin()
+		if err != nil {
+			l.log.Warn("cannot decode while spoken", "err", err)
+		}
+		if !ok {
+			return
+		}
+		l.cur, l.start, l.fed = s, start, 0
+	}
+	if len(pcm) > l.fed {
+		if err := l.cur.Write(pcm[l.fed:]); err != nil {
+			l.log.Warn("decoding while spoken failed", "err", err)
+		}
+		l.fed = len(pcm)
+	}
+}
+
+// finish hands a completed utterance over, with its stream if it is the
+// one being decoded.
+func (l *liveDecode) finish(u audio.Utterance, base int64) utterance {
+	out := utterance{u: u, base: base}
+	if l.cur == nil || u.PCMStart != l.start || l.fed > len(u.PCM) {
+		l.abort()
+		return out
+	}
+	if err := l.cur.Write(u.PCM[l.fed:]); err != nil {
+		l.abort()
+		return out
+	}
+	out.stream, l.cur = l.cur, nil
+	return out
+}
+
+func (l *liveDecode) abort() {
+	if l.cur != nil {
+		l.cur.Abort()
+		l.cur = nil
 	}
 }
 
@@ -343,14 +418,21 @@ func (s *Session) recognise(ctx context.Context, log *slog.Logger, h Hearing, si
 	start, end := u.base+u.u.StartMS(), u.base+u.u.EndMS()
 	id := sttSegmentID(s.room, sid, start)
 	began := time.Now()
-	res, err := h.Provider.Transcribe(ctx, stt.Request{PCM: u.u.PCM, Language: h.Language, ID: id})
+	var res stt.Result
+	var err error
+	if u.stream != nil {
+		res, err = u.stream.End()
+	} else {
+		res, err = h.Provider.Transcribe(ctx, stt.Request{PCM: u.u.PCM, Language: h.Language, ID: id})
+	}
 	if err != nil {
 		if ctx.Err() == nil {
 			log.Warn("utterance not transcribed", "segment_id", id, "start_ms", start, "err", err)
 		}
 		return
 	}
-	log.Debug("utterance transcribed", "segment_id", id, "audio_ms", end-start, "took_ms", time.Since(began).Milliseconds(), "text", res.Text)
+	log.Debug("utterance transcribed", "segment_id", id, "audio_ms", end-start, "took_ms", time.Since(began).Milliseconds(),
+		"while_spoken", u.stream != nil, "text", res.Text)
 	if strings.TrimSpace(res.Text) == "" {
 		return
 	}

@@ -125,6 +125,67 @@ func (p *PocketSphinx) Transcribe(ctx context.Context, req Request) (Result, err
 	return Result{Text: text, Confidence: conf, Language: "en"}, nil
 }
 
+// Begin takes a free decoder, or creates one while fewer than Decoders
+// exist, and starts an utterance on it.
+func (p *PocketSphinx) Begin() (Stream, bool, error) {
+	var d *psDecoder
+	select {
+	case d = <-p.pool:
+	case p.slots <- struct{}{}:
+		var err error
+		if d, err = newPSDecoder(p.c, p.words); err != nil {
+			<-p.slots
+			return nil, false, err
+		}
+	default:
+		return nil, false, nil
+	}
+	if err := d.start(); err != nil {
+		p.pool <- d
+		return nil, false, err
+	}
+	return &psStream{p: p, d: d}, true, nil
+}
+
+// psStream is an utterance decoded as it arrives.
+type psStream struct {
+	p   *PocketSphinx
+	d   *psDecoder
+	err error
+}
+
+func (s *psStream) Write(pcm []int16) error {
+	if s.err == nil && len(pcm) > 0 {
+		s.err = s.d.process(pcm)
+	}
+	return s.err
+}
+
+func (s *psStream) End() (Result, error) {
+	defer s.release()
+	if s.err != nil {
+		s.d.abort()
+		return Result{}, s.err
+	}
+	text, conf, err := s.d.end()
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Text: text, Confidence: conf, Language: "en"}, nil
+}
+
+func (s *psStream) Abort() {
+	s.d.abort()
+	s.release()
+}
+
+func (s *psStream) release() {
+	if s.d != nil {
+		s.p.pool <- s.d
+		s.d = nil
+	}
+}
+
 // Close frees the idle decoders.
 func (p *PocketSphinx) Close() error {
 	for {

@@ -16,6 +16,10 @@ static ps_decoder_t *mh_ps_init(const char *hmm, const char *lm, const char *dic
 	return ps;
 }
 
+static int mh_process(ps_decoder_t *ps, const int16 *pcm, size_t n) {
+	return ps_process_raw(ps, pcm, n, FALSE, FALSE);
+}
+
 // mh_decode runs one utterance through the search.
 static int mh_decode(ps_decoder_t *ps, const int16 *pcm, size_t n) {
 	if (ps_start_utt(ps) < 0) return -1;
@@ -28,7 +32,6 @@ import "C"
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"unsafe"
@@ -70,8 +73,7 @@ func newPSDecoder(c PocketSphinxConfig, words []Word) (*psDecoder, error) {
 	return d, nil
 }
 
-// decode recognises one utterance and returns its words and posterior
-// probability.
+// decode recognises one whole utterance.
 func (d *psDecoder) decode(pcm []int16) (string, float32, error) {
 	if len(pcm) == 0 {
 		return "", 0, nil
@@ -79,17 +81,47 @@ func (d *psDecoder) decode(pcm []int16) (string, float32, error) {
 	if rc := C.mh_decode(d.ps, (*C.int16)(unsafe.Pointer(&pcm[0])), C.size_t(len(pcm))); rc < 0 {
 		return "", 0, fmt.Errorf("%w: pocketsphinx rejected the audio (%d)", ErrPermanent, int(rc))
 	}
+	return d.result()
+}
+
+// result is the finished utterance's words. libpocketsphinx gives no
+// calibrated confidence without its slow lattice pass (-bestpath), which
+// the decoder skips: the confidence is 0, unknown.
+func (d *psDecoder) result() (string, float32, error) {
 	var score C.int32
 	hyp := C.ps_get_hyp(d.ps, &score)
 	if hyp == nil {
 		return "", 0, nil
 	}
-	prob := float64(C.logmath_exp(C.ps_get_logmath(d.ps), C.ps_get_prob(d.ps)))
-	if math.IsNaN(prob) {
-		prob = 0
-	}
-	return cleanHyp(C.GoString(hyp)), float32(min(max(prob, 0), 1)), nil
+	return cleanHyp(C.GoString(hyp)), 0, nil
 }
+
+// start begins an utterance decoded as it arrives.
+func (d *psDecoder) start() error {
+	if C.ps_start_utt(d.ps) < 0 {
+		return fmt.Errorf("%w: pocketsphinx: cannot start an utterance", ErrPermanent)
+	}
+	return nil
+}
+
+// process decodes more of the utterance.
+func (d *psDecoder) process(pcm []int16) error {
+	if C.mh_process(d.ps, (*C.int16)(unsafe.Pointer(&pcm[0])), C.size_t(len(pcm))) < 0 {
+		return fmt.Errorf("%w: pocketsphinx rejected the audio", ErrPermanent)
+	}
+	return nil
+}
+
+// end finishes the utterance and returns its words.
+func (d *psDecoder) end() (string, float32, error) {
+	if C.ps_end_utt(d.ps) < 0 {
+		return "", 0, fmt.Errorf("%w: pocketsphinx: cannot end the utterance", ErrPermanent)
+	}
+	return d.result()
+}
+
+// abort ends the utterance, discarding it.
+func (d *psDecoder) abort() { C.ps_end_utt(d.ps) }
 
 func (d *psDecoder) free() {
 	if d.ps != nil {

@@ -15,3 +15,10 @@ func (*psDecoder) decode([]int16) (string, float32, error) {
 }
 
 func (*psDecoder) free() {}
+
+func (*psDecoder) start() error          { return errors.New("pocketsphinx: built without cgo") }
+func (*psDecoder) process([]int16) error { return errors.New("pocketsphinx: built without cgo") }
+func (*psDecoder) end() (string, float32, error) {
+	return "", 0, errors.New("pocketsphinx: built without cgo")
+}
+func (*psDecoder) abort() {}

@@ -44,3 +44,20 @@ type Provider interface {
 // ErrPermanent marks a failure that retrying the same utterance cannot
 // fix (a refused request, audio the recogniser rejects).
 var ErrPermanent = errors.New("stt: permanent failure")
+
+// Streamer is a Provider that can decode an utterance while it is spoken,
+// so that little is left to do when it ends.
+type Streamer interface {
+	Provider
+	// Begin starts an utterance; ok is false when no decoder is free now
+	// (the caller then transcribes the whole utterance when it ends).
+	Begin() (s Stream, ok bool, err error)
+}
+
+// Stream is one utterance being decoded. It is used by one goroutine at a
+// time; End or Abort releases it.
+type Stream interface {
+	Write(pcm []int16) error
+	End() (Result, error)
+	Abort()
+}
