@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -284,6 +285,8 @@ func load(r *envconf.Reader) (Config, error) {
 	}
 	if c.STTProvider == STTOpenAI {
 		checkURL(r, "MITHUB_STT_OPENAI_BASE_URL", c.STTOpenAIURL, "http", "https")
+	} else if c.STTMode != STTNever && c.STTLanguage != "" && !strings.EqualFold(c.STTLanguage, "en") {
+		r.Fail("MITHUB_STT_LANGUAGE", "%q: pocketsphinx recognises English only; set MITHUB_STT_PROVIDER=openai with a multilingual model", c.STTLanguage)
 	}
 	for _, v := range []struct{ name, value string }{
 		{"MITHUB_API_KEY", c.APIKey},

@@ -150,6 +150,7 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{"MITHUB_WORKER_ID", strings.Repeat("w", 201)},
 		{"MITHUB_STT_MODE", "sometimes"},
 		{"MITHUB_STT_PROVIDER", "google"},
+		{"MITHUB_STT_LANGUAGE", "ko"}, // with the default pocketsphinx
 		{"MITHUB_STT_WAIT", "0s"},
 		{"MITHUB_STT_HANGOVER", "10ms"},
 		{"MITHUB_STT_TIMEOUT", "-1s"},
@@ -163,6 +164,23 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.name) {
 			t.Errorf("%s=%q: error %v, want it to name %s", tt.name, tt.give, err, tt.name)
 		}
+	}
+}
+
+func TestSTTSettings(t *testing.T) {
+	c, err := config.FromMap(map[string]string{
+		"MITHUB_ENV": "dev", "MITHUB_STT_MODE": "always", "MITHUB_STT_PROVIDER": "openai", "MITHUB_STT_LANGUAGE": "ko",
+		"MITHUB_STT_OPENAI_BASE_URL": "http://127.0.0.1:9000/v1", "MITHUB_STT_RETRIES": "0",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.STTMode != config.STTAlways || c.STTProvider != config.STTOpenAI || !c.STTProviderSet || c.STTLanguage != "ko" || c.STTRetries != 0 {
+		t.Errorf("got %+v", c)
+	}
+	if _, err := config.FromMap(map[string]string{"MITHUB_ENV": "dev", "MITHUB_STT_PROVIDER": "openai", "MITHUB_STT_OPENAI_BASE_URL": "ftp://x"}); err == nil ||
+		!strings.Contains(err.Error(), "MITHUB_STT_OPENAI_BASE_URL") {
+		t.Errorf("ftp base URL: %v", err)
 	}
 }
 
