@@ -501,3 +501,53 @@ func TestOpenAITranscribesMicrophonesAndAutoModeDefersToTranscriptionStreams(t *
 		}
 	}
 }
+
+func TestProviderDownLeavesTheRoomsOtherSourcesWorking(t *testing.T) {
+	line := speak(t, "this utterance cannot be transcribed", "en-us")
+	var n int64
+	var nmu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		nmu.Lock()
+		n++
+		nmu.Unlock()
+		http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(srv.Close)
+	s := newStackWith(t, map[string]string{
+		"MITHUB_STT_MODE": "always", "MITHUB_STT_PROVIDER": "openai", "MITHUB_STT_OPENAI_BASE_URL": srv.URL + "/v1",
+		"MITHUB_STT_RETRIES": "1",
+	})
+	const roomName = "audio-provider-down"
+	bob := publishMic(t, s.lk, roomName, "bob", "Bob Reed")
+	amy := join(t, s.lk, roomName, "amy", "Amy Park", false)
+	meetingID := botIn(t, s, roomName, bob.participant)
+	eventually(t, 30*time.Second, "the bot decoding bob's microphone", func() bool { return s.worker.app.Transcribing(bob.sid) })
+	bob.say(pause(300))
+	bob.say(line)
+	bob.say(pause(1000))
+	// The utterance is tried twice (one retry) and given up.
+	eventually(t, 30*time.Second, "two attempts at bob's utterance", func() bool {
+		nmu.Lock()
+		defer nmu.Unlock()
+		return n >= 2
+	})
+	amy.say("amy-1", "The text stream still works.", true, "")
+	eventually(t, 20*time.Second, "amy's segment stored", func() bool {
+		ts, err := s.st.ListTranscripts(context.Background(), s.worker.app.TenantID(), meetingID, -1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range ts {
+			if tr.SegmentID == "amy-1" {
+				return true
+			}
+		}
+		return false
+	})
+	if rows := sttRows(t, s, meetingID); len(rows) != 0 {
+		t.Errorf("rows from a provider that is down: %+v", rows)
+	}
+	if !s.worker.app.Transcribing(bob.sid) {
+		t.Error("the bot stopped decoding bob's microphone after the provider failed")
+	}
+}
