@@ -8,7 +8,7 @@ MODULES := github.com/mithub/mithub/...
 CMDS := services/agent-api/cmd/agent-api services/realtime-worker/cmd/realtime-worker \
 	services/pr-worker/cmd/pr-worker services/mithubctl/cmd/mithubctl services/mithubctl/cmd/mithub-lab
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go test-mcp test-console eval train train-retrieval train-answers train-decisions eval-pr eval-memory security-check soak chaos fuzz vuln clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-stt bench-go test-mcp test-console eval train train-retrieval train-answers train-decisions eval-pr eval-memory security-check soak chaos fuzz vuln clean help
 
 all: build
 
@@ -48,7 +48,7 @@ migrate: dev-up build ## apply database migrations to MITHUB_DATABASE_URL
 proto: ## regenerate pkg/gen from proto/
 	bash scripts/proto.sh
 
-bench: bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-go ## every benchmark
+bench: bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-stt bench-go ## every benchmark
 
 bench-ingest: dev-up build ## POST utterances vs raw pgx CopyFrom, utterances/s and ratio
 	bash scripts/bench-ingest.sh
@@ -67,6 +67,9 @@ bench-pr: dev-up build ## generate-pr latency without the L1 wait, pr:generate P
 
 bench-realtime: dev-up ## realtime worker: segment in the room -> Postgres -> context, wake word -> first answer chunk (real LiveKit)
 	bash scripts/bench-realtime.sh
+
+bench-stt: dev-up ## realtime worker's own speech-to-text: pocketsphinx WER, CPU per speaker, end of voice -> row (4 speakers), openai path (real LiveKit, espeak-ng voices)
+	bash scripts/bench-stt.sh
 
 test-mcp: dev-up build ## drive `mithubctl mcp` with the official MCP TypeScript SDK client (npm)
 	bash scripts/test-mcp-client.sh

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Makes PostgreSQL and Redis reachable on 127.0.0.1 for development, CI and tests.
+# Makes PostgreSQL and Redis reachable on 127.0.0.1 for development, CI and tests,
+# and installs what the realtime worker's speech-to-text builds and is tested
+# with: libopus (cgo), libpocketsphinx with its US English model, espeak-ng
+# (the speech tests' voices) and pkg-config.
 #
 # For each server: use it if it already answers; otherwise start Debian's
 # installed-but-stopped server; otherwise install it with apt and start it.
@@ -203,8 +206,33 @@ install_missing() {
   fi
 }
 
+# Debian packages of the realtime worker's speech-to-text: headers and
+# libraries for cgo (libopus-dev, libpocketsphinx-dev pulls libsphinxbase),
+# the offline English model, and the test voices.
+readonly SPEECH_PACKAGES=(pkg-config libopus-dev libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us espeak-ng)
+
+speech_installed() {
+  local p
+  for p in "${SPEECH_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || return 1
+  done
+}
+
+ensure_speech() {
+  if have dpkg-query && speech_installed; then
+    log "speech: ${SPEECH_PACKAGES[*]} installed"
+    return
+  fi
+  if ! have apt-get; then
+    log "speech: no apt-get; install libopus, libpocketsphinx (+ en-us model), espeak-ng and pkg-config by hand"
+    return
+  fi
+  apt_install "${SPEECH_PACKAGES[@]}"
+}
+
 main() {
   install_missing
+  ensure_speech
   ensure_postgres
   ensure_database
   ensure_redis

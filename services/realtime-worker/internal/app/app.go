@@ -19,10 +19,12 @@ import (
 	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/tasks"
 	"github.com/mithub/mithub/pkg/tokens"
+	"github.com/mithub/mithub/services/realtime-worker/internal/audio"
 	"github.com/mithub/mithub/services/realtime-worker/internal/config"
 	"github.com/mithub/mithub/services/realtime-worker/internal/ingest"
 	"github.com/mithub/mithub/services/realtime-worker/internal/jobs"
 	"github.com/mithub/mithub/services/realtime-worker/internal/room"
+	"github.com/mithub/mithub/services/realtime-worker/internal/stt"
 	"github.com/mithub/mithub/services/realtime-worker/internal/transcript"
 	"github.com/mithub/mithub/services/realtime-worker/internal/wake"
 	"github.com/mithub/mithub/services/realtime-worker/internal/webhook"
@@ -46,10 +48,14 @@ type App struct {
 	// api answers health probes in one attempt; callers bound it with ctx.
 	api *apiclient.Client
 	// work is the client of the sync pings, asks and meeting ends.
-	work   *apiclient.Client
-	tenant store.Tenant
-	ln     net.Listener
-	http   *http.Server
+	work *apiclient.Client
+	// stt is the bot's own speech-to-text, if any; listening are the
+	// tracks it decodes.
+	stt       stt.Provider
+	listening room.Listening
+	tenant    store.Tenant
+	ln        net.Listener
+	http      *http.Server
 
 	spool   *ingest.Spool
 	writer  *ingest.Writer
@@ -179,6 +185,10 @@ func (a *App) wire() error {
 	a.writer = ingest.NewWriter(a.store, a.spool, a.cfg.BatchMax, a.log,
 		func(meetingID string, _ int) { a.pinger.Ping(meetingID) })
 
+	hearing, err := a.hearing()
+	if err != nil {
+		return err
+	}
 	a.rooms = room.NewManager(a.runCtx, room.ManagerConfig{
 		Deps: room.Deps{
 			Settings: room.Settings{
@@ -186,6 +196,7 @@ func (a *App) wire() error {
 				Identity: a.cfg.BotIdentity, Name: a.cfg.BotName, AskTimeout: a.cfg.AskTimeout,
 				Wake: wake.Config{Phrases: a.cfg.WakeWords, MaxEdits: a.cfg.WakeMaxEdits,
 					FollowUp: a.cfg.WakeFollowUp, Cooldown: a.cfg.WakeCooldown},
+				Hearing: hearing,
 			},
 			Writer: a.writer, API: a.work, Tokens: counter, Log: a.log,
 		},
@@ -219,6 +230,42 @@ func (a *App) wire() error {
 		LogLevel:        tasks.LogLevel(a.cfg.LogLevel),
 	})
 	return nil
+}
+
+// hearing sets up the bot's own speech-to-text. A default pocketsphinx
+// that cannot load is logged and the bot only reads the room's
+// transcripts; a provider chosen with MITHUB_STT_PROVIDER must load.
+func (a *App) hearing() (room.Hearing, error) {
+	c := a.cfg
+	h := room.Hearing{Tracks: &a.listening, Mode: c.STTMode, Language: c.STTLanguage, Wait: c.STTWait, VAD: audio.VADConfig{HangoverMS: int(c.STTHangover.Milliseconds())}}
+	if c.STTMode == config.STTNever {
+		return h, nil
+	}
+	switch c.STTProvider {
+	case config.STTOpenAI:
+		retries := c.STTRetries
+		if retries == 0 {
+			retries = -1 // OpenAIConfig: none
+		}
+		h.Provider = stt.NewOpenAI(stt.OpenAIConfig{BaseURL: c.STTOpenAIURL, APIKey: c.STTOpenAIKey, Model: c.STTOpenAIModel,
+			Timeout: c.STTTimeout, MaxRetries: retries})
+	default:
+		p, err := stt.NewPocketSphinx(stt.PocketSphinxConfig{ModelDir: c.STTPocketSphinxModel, Words: c.STTPocketSphinxWords, Decoders: c.STTDecoders})
+		if err != nil {
+			if c.STTProviderSet {
+				return h, fmt.Errorf("MITHUB_STT_PROVIDER=pocketsphinx: %w", err)
+			}
+			a.log.Warn("speech-to-text off: pocketsphinx cannot load; only the room's transcripts are stored (set MITHUB_STT_MODE=never to silence this)", "err", err)
+			return h, nil
+		}
+		h.Provider = p
+		if h.Language == "" {
+			h.Language = "en"
+		}
+	}
+	a.stt = h.Provider
+	a.log.Info("speech-to-text", "mode", h.Mode, "provider", h.Provider.Name(), "language", h.Language)
+	return h, nil
 }
 
 // ender adapts the API client to room.Ender.
@@ -285,6 +332,9 @@ func (a *App) Rooms() map[string]string { return a.rooms.Rooms() }
 func (a *App) Join(ctx context.Context, roomName, meetingID string) (string, error) {
 	return a.rooms.Join(ctx, roomName, meetingID)
 }
+
+// Transcribing says whether the bot decodes a track's audio now.
+func (a *App) Transcribing(trackSID string) bool { return a.listening.Has(trackSID) }
 
 // IngestStats are the writer's running totals.
 func (a *App) IngestStats() ingest.Stats { return a.writer.Stats() }
@@ -377,6 +427,9 @@ func (a *App) close() {
 	}
 	if a.spool != nil {
 		_ = a.spool.Close()
+	}
+	if a.stt != nil {
+		_ = a.stt.Close()
 	}
 	a.store.Close()
 }

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -15,6 +17,7 @@ import (
 	"github.com/mithub/mithub/pkg/envconf"
 	"github.com/mithub/mithub/pkg/logging"
 	"github.com/mithub/mithub/pkg/wakeword"
+	"github.com/mithub/mithub/services/realtime-worker/internal/stt"
 )
 
 // Environments.
@@ -142,7 +145,61 @@ type Config struct {
 	// ReplayRate is MITHUB_REPLAY_RATE (default 1): replay speed; 0 sends
 	// every segment at once.
 	ReplayRate float64
+
+	// STTMode is MITHUB_STT_MODE (default auto): when the bot transcribes
+	// a participant's microphone itself. auto: when no lk.transcription
+	// stream for the participant arrived within STTWait, until one does;
+	// always: every microphone; never: only the room's transcripts.
+	STTMode string
+	// STTProvider is MITHUB_STT_PROVIDER, pocketsphinx (default; offline,
+	// English only) or openai. STTProviderSet says it was set: a default
+	// provider that cannot load (no model installed) is logged and the bot
+	// does not transcribe; a chosen one that cannot load stops the start.
+	STTProvider    string
+	STTProviderSet bool
+	// STTLanguage is MITHUB_STT_LANGUAGE, the language hint sent with each
+	// utterance (default none; pocketsphinx is always en).
+	STTLanguage string
+	// STTWait is MITHUB_STT_WAIT (default 3s): auto mode's wait for a
+	// transcription stream before transcribing a microphone.
+	STTWait time.Duration
+	// STTHangover is MITHUB_STT_HANGOVER (default 500ms): the pause that
+	// ends an utterance.
+	STTHangover time.Duration
+	// STTOpenAIURL is MITHUB_STT_OPENAI_BASE_URL (default
+	// https://api.openai.com/v1): an OpenAI-compatible server's /v1 URL
+	// (OpenAI, Groq, faster-whisper-server, vLLM).
+	STTOpenAIURL string
+	// STTOpenAIKey is MITHUB_STT_OPENAI_API_KEY (default none).
+	STTOpenAIKey string
+	// STTOpenAIModel is MITHUB_STT_OPENAI_MODEL (default whisper-1).
+	STTOpenAIModel string
+	// STTTimeout is MITHUB_STT_TIMEOUT (default 30s): bound on one
+	// transcription request; 408, 429, 5xx and timeouts are retried
+	// (MITHUB_STT_RETRIES, default 4) with backoff.
+	STTTimeout time.Duration
+	STTRetries int
+	// STTPocketSphinxModel is MITHUB_STT_POCKETSPHINX_MODEL (default
+	// /usr/share/pocketsphinx/model/en-us, Debian's pocketsphinx-en-us).
+	STTPocketSphinxModel string
+	// STTPocketSphinxWords is MITHUB_STT_POCKETSPHINX_WORDS, extra
+	// dictionary entries as word:PHONES, comma-separated (default
+	// "mithub:M IH T HH AH B").
+	STTPocketSphinxWords []string
+	// STTDecoders is MITHUB_STT_DECODERS (default the number of CPUs): the
+	// most utterances pocketsphinx decodes at once.
+	STTDecoders int
 }
+
+// Speech-to-text modes and providers.
+const (
+	STTAuto   = "auto"
+	STTAlways = "always"
+	STTNever  = "never"
+
+	STTPocketSphinx = "pocketsphinx"
+	STTOpenAI       = "openai"
+)
 
 // Load reads the configuration from the environment and validates it.
 func Load() (Config, error) { return load(envconf.New()) }
@@ -191,6 +248,45 @@ func load(r *envconf.Reader) (Config, error) {
 		ReplayFile:       r.String("MITHUB_REPLAY_FILE", ""),
 		ReplayRoom:       r.String("MITHUB_REPLAY_ROOM", "replay"),
 		ReplayRate:       r.Float("MITHUB_REPLAY_RATE", 1, 0, 1000),
+
+		STTMode:              r.OneOf("MITHUB_STT_MODE", STTAuto, STTAuto, STTAlways, STTNever),
+		STTLanguage:          r.String("MITHUB_STT_LANGUAGE", ""),
+		STTWait:              r.Duration("MITHUB_STT_WAIT", 3*time.Second),
+		STTHangover:          r.Duration("MITHUB_STT_HANGOVER", 500*time.Millisecond),
+		STTOpenAIURL:         r.String("MITHUB_STT_OPENAI_BASE_URL", "https://api.openai.com/v1"),
+		STTOpenAIKey:         r.String("MITHUB_STT_OPENAI_API_KEY", ""),
+		STTOpenAIModel:       r.String("MITHUB_STT_OPENAI_MODEL", "whisper-1"),
+		STTTimeout:           r.Duration("MITHUB_STT_TIMEOUT", 30*time.Second),
+		STTRetries:           r.Int("MITHUB_STT_RETRIES", 4, 0, 20),
+		STTPocketSphinxModel: r.String("MITHUB_STT_POCKETSPHINX_MODEL", stt.DefaultPocketSphinxModel),
+		STTPocketSphinxWords: r.List("MITHUB_STT_POCKETSPHINX_WORDS", stt.DefaultPocketSphinxWords),
+		STTDecoders:          r.Int("MITHUB_STT_DECODERS", runtime.NumCPU(), 1, 256),
+	}
+	c.STTProvider = r.String("MITHUB_STT_PROVIDER", "")
+	c.STTProviderSet = c.STTProvider != ""
+	switch c.STTProvider {
+	case "":
+		c.STTProvider = STTPocketSphinx
+	case STTPocketSphinx, STTOpenAI:
+	default:
+		r.Fail("MITHUB_STT_PROVIDER", "%q is not one of pocketsphinx, openai", c.STTProvider)
+	}
+	if c.STTWait <= 0 {
+		r.Fail("MITHUB_STT_WAIT", "must be positive")
+	}
+	if c.STTTimeout <= 0 {
+		r.Fail("MITHUB_STT_TIMEOUT", "must be positive")
+	}
+	if c.STTHangover < 100*time.Millisecond || c.STTHangover > 10*time.Second {
+		r.Fail("MITHUB_STT_HANGOVER", "must be between 100ms and 10s")
+	}
+	if _, err := stt.ParseWords(c.STTPocketSphinxWords); err != nil {
+		r.Fail("MITHUB_STT_POCKETSPHINX_WORDS", "%v", err)
+	}
+	if c.STTProvider == STTOpenAI {
+		checkURL(r, "MITHUB_STT_OPENAI_BASE_URL", c.STTOpenAIURL, "http", "https")
+	} else if c.STTMode != STTNever && c.STTLanguage != "" && !strings.EqualFold(c.STTLanguage, "en") {
+		r.Fail("MITHUB_STT_LANGUAGE", "%q: pocketsphinx recognises English only; set MITHUB_STT_PROVIDER=openai with a multilingual model", c.STTLanguage)
 	}
 	for _, v := range []struct{ name, value string }{
 		{"MITHUB_API_KEY", c.APIKey},

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -49,6 +50,18 @@ func TestDevDefaults(t *testing.T) {
 		AskTimeout:       60 * time.Second,
 		ReplayRoom:       "replay",
 		ReplayRate:       1,
+
+		STTMode:              config.STTAuto,
+		STTProvider:          config.STTPocketSphinx,
+		STTWait:              3 * time.Second,
+		STTHangover:          500 * time.Millisecond,
+		STTOpenAIURL:         "https://api.openai.com/v1",
+		STTOpenAIModel:       "whisper-1",
+		STTTimeout:           30 * time.Second,
+		STTRetries:           4,
+		STTPocketSphinxModel: "/usr/share/pocketsphinx/model/en-us",
+		STTPocketSphinxWords: []string{"mithub:M IH T HH AH B"},
+		STTDecoders:          runtime.NumCPU(),
 	}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", c, want)
@@ -135,12 +148,39 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{"MITHUB_REPLAY_RATE", "-1"},
 		{"MITHUB_WORKER_ROOMS", strings.Repeat("r", 300)},
 		{"MITHUB_WORKER_ID", strings.Repeat("w", 201)},
+		{"MITHUB_STT_MODE", "sometimes"},
+		{"MITHUB_STT_PROVIDER", "google"},
+		{"MITHUB_STT_LANGUAGE", "ko"}, // with the default pocketsphinx
+		{"MITHUB_STT_WAIT", "0s"},
+		{"MITHUB_STT_HANGOVER", "10ms"},
+		{"MITHUB_STT_TIMEOUT", "-1s"},
+		{"MITHUB_STT_RETRIES", "-1"},
+		{"MITHUB_STT_DECODERS", "0"},
+		{"MITHUB_STT_POCKETSPHINX_WORDS", "mithub"},
+		{"MITHUB_STT_POCKETSPHINX_WORDS", "mithub:M IH QQ"},
 	}
 	for _, tt := range tests {
 		_, err := config.FromMap(devWith(tt.name, tt.give))
 		if err == nil || !strings.Contains(err.Error(), tt.name) {
 			t.Errorf("%s=%q: error %v, want it to name %s", tt.name, tt.give, err, tt.name)
 		}
+	}
+}
+
+func TestSTTSettings(t *testing.T) {
+	c, err := config.FromMap(map[string]string{
+		"MITHUB_ENV": "dev", "MITHUB_STT_MODE": "always", "MITHUB_STT_PROVIDER": "openai", "MITHUB_STT_LANGUAGE": "ko",
+		"MITHUB_STT_OPENAI_BASE_URL": "http://127.0.0.1:9000/v1", "MITHUB_STT_RETRIES": "0",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.STTMode != config.STTAlways || c.STTProvider != config.STTOpenAI || !c.STTProviderSet || c.STTLanguage != "ko" || c.STTRetries != 0 {
+		t.Errorf("got %+v", c)
+	}
+	if _, err := config.FromMap(map[string]string{"MITHUB_ENV": "dev", "MITHUB_STT_PROVIDER": "openai", "MITHUB_STT_OPENAI_BASE_URL": "ftp://x"}); err == nil ||
+		!strings.Contains(err.Error(), "MITHUB_STT_OPENAI_BASE_URL") {
+		t.Errorf("ftp base URL: %v", err)
 	}
 }
 

@@ -76,6 +76,8 @@ type Settings struct {
 	Identity, Name string
 	Wake           wake.Config
 	AskTimeout     time.Duration
+	// Hearing is the bot's own speech-to-text of microphone tracks.
+	Hearing Hearing
 }
 
 // Deps are a session's collaborators.
@@ -107,6 +109,8 @@ type Session struct {
 	// queue orders questions asked within a speaker's cooldown after the
 	// answers in progress.
 	queue answerQueue
+	// hear tracks the microphones the bot transcribes itself.
+	hear hearState
 }
 
 // newSession prepares the session of room recording into meeting.
@@ -125,6 +129,7 @@ func newSession(deps Deps, room, tenantID string, meeting store.Meeting) *Sessio
 		detector: det,
 		roster:   newRoster(serverList(deps.Settings, room)),
 		threads:  map[string]string{},
+		hear:     newHearState(),
 	}
 }
 
@@ -215,6 +220,9 @@ func (s *Session) connect(ctx context.Context) (*lksdk.Room, chan struct{}, erro
 		}
 		pushHeard(transcriptionEvent{identity: p.Identity(), name: p.Name(), segments: segs})
 	}
+	// The tracks of an earlier connection ended with it.
+	s.hear.pending, s.hear.listening = map[string]trackEvent{}, map[string]*listener{}
+	s.hearCallbacks(ctx, cb, conn, push)
 	lk := lksdk.NewRoom(cb)
 	lk.SetLogger(sdkLogger(s.log))
 	if err := lk.RegisterTextStreamHandler(transcript.TopicTranscription, func(r *lksdk.TextStreamReader, identity string) {
@@ -321,8 +329,20 @@ func (s *Session) serve(ctx context.Context, lk *lksdk.Room, closed chan struct{
 				return stopped, true
 			case streamEvent, transcriptionEvent, segmentEvent:
 				for _, seg := range s.heard(lk, e) {
+					if strings.HasPrefix(seg.Source, transcript.SourceSTT) {
+						if !s.heardByBot(seg.SpeakerID) {
+							s.log.Info("utterance dropped: a transcription stream covers the participant now", "segment_id", seg.ID)
+							continue
+						}
+					} else {
+						s.heardExternally(seg)
+					}
 					s.handle(ctx, lk, seg)
 				}
+			case trackEvent:
+				s.onTrack(e)
+			case trackDueEvent:
+				s.onTrackDue(e)
 			case threadEvent:
 				s.threads[e.speaker] = e.thread
 			case presenceEvent:

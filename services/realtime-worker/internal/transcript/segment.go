@@ -84,3 +84,7 @@ func isTrue(v string) bool {
 	}
 	return false
 }
+
+// SourceSTT prefixes the source of a segment the worker transcribed from a
+// participant's audio itself: "stt.pocketsphinx", "stt.openai".
+const SourceSTT = "stt."
