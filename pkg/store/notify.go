@@ -30,13 +30,25 @@ func notifyMemoryBank(ctx context.Context, tx pgx.Tx, tenantID, project string) 
 // must drop them then, since writes made while nobody listened are not
 // told again.
 func (s *Store) ListenMemoryBank(ctx context.Context, ready func(), changed func(tenantID, project string)) error {
+	return s.listen(ctx, MemoryBankChannel, "memory-bank writes", ready, func(payload string) {
+		if tenantID, project, ok := strings.Cut(payload, "/"); ok {
+			changed(tenantID, project)
+		}
+	})
+}
+
+// listen listens on channel on a connection of its own: ready is called
+// once it listens, then notify with each notification's payload. It
+// returns when ctx is done (nil) or the connection fails; what names the
+// notifications in its errors.
+func (s *Store) listen(ctx context.Context, channel, what string, ready func(), notify func(payload string)) error {
 	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
 	if err != nil {
-		return fmt.Errorf("listen for memory-bank writes: %w", translate(err))
+		return fmt.Errorf("listen for %s: %w", what, translate(err))
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{MemoryBankChannel}.Sanitize()); err != nil {
-		return fmt.Errorf("listen for memory-bank writes: %w", translate(err))
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
+		return fmt.Errorf("listen for %s: %w", what, translate(err))
 	}
 	ready()
 	for {
@@ -45,13 +57,11 @@ func (s *Store) ListenMemoryBank(ctx context.Context, ready func(), changed func
 			if ctx.Err() != nil {
 				return nil
 			}
-			return fmt.Errorf("wait for memory-bank writes: %w", translate(err))
+			return fmt.Errorf("wait for %s: %w", what, translate(err))
 		}
-		tenantID, project, ok := strings.Cut(n.Payload, "/")
-		if n.Channel != MemoryBankChannel || !ok {
-			continue
+		if n.Channel == channel {
+			notify(n.Payload)
 		}
-		changed(tenantID, project)
 	}
 }
 
@@ -103,30 +113,11 @@ func parseMeetingChange(payload string) (MeetingChange, bool) {
 // with their rows again after listening anew, since changes made while
 // nobody listened are not told again.
 func (s *Store) ListenMeetings(ctx context.Context, ready func(), changed func(MeetingChange)) error {
-	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
-	if err != nil {
-		return fmt.Errorf("listen for meeting changes: %w", translate(err))
-	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{MeetingsChannel}.Sanitize()); err != nil {
-		return fmt.Errorf("listen for meeting changes: %w", translate(err))
-	}
-	ready()
-	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("wait for meeting changes: %w", translate(err))
-		}
-		if n.Channel != MeetingsChannel {
-			continue
-		}
-		if c, ok := parseMeetingChange(n.Payload); ok {
+	return s.listen(ctx, MeetingsChannel, "meeting changes", ready, func(payload string) {
+		if c, ok := parseMeetingChange(payload); ok {
 			changed(c)
 		}
-	}
+	})
 }
 
 // meetingNotifier announces on MeetingsChannel the meetings whose turns

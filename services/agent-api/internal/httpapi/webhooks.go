@@ -98,6 +98,19 @@ func (s *Server) webhooks() (WebhookStore, error) {
 	return s.Webhooks, nil
 }
 
+// webhookOf is the store and the webhook id of a /v1/webhooks/{id} route.
+func (s *Server) webhookOf(c *fiber.Ctx) (WebhookStore, string, error) {
+	ws, err := s.webhooks()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := webhookIDParam(c)
+	if err != nil {
+		return nil, "", err
+	}
+	return ws, id, nil
+}
+
 func webhookIDParam(c *fiber.Ctx) (string, error) {
 	raw := c.Params("id")
 	id, err := uuid.Parse(raw)
@@ -175,11 +188,7 @@ func (s *Server) listWebhooks(c *fiber.Ctx) error {
 }
 
 func (s *Server) getWebhook(c *fiber.Ctx) error {
-	ws, err := s.webhooks()
-	if err != nil {
-		return err
-	}
-	id, err := webhookIDParam(c)
+	ws, id, err := s.webhookOf(c)
 	if err != nil {
 		return err
 	}
@@ -191,11 +200,7 @@ func (s *Server) getWebhook(c *fiber.Ctx) error {
 }
 
 func (s *Server) deleteWebhook(c *fiber.Ctx) error {
-	ws, err := s.webhooks()
-	if err != nil {
-		return err
-	}
-	id, err := webhookIDParam(c)
+	ws, id, err := s.webhookOf(c)
 	if err != nil {
 		return err
 	}
@@ -208,11 +213,7 @@ func (s *Server) deleteWebhook(c *fiber.Ctx) error {
 // rotateWebhookSecret sets a new secret (given, or generated); the old
 // one keeps signing, as a second v1, for MITHUB_WEBHOOK_SECRET_GRACE.
 func (s *Server) rotateWebhookSecret(c *fiber.Ctx) error {
-	ws, err := s.webhooks()
-	if err != nil {
-		return err
-	}
-	id, err := webhookIDParam(c)
+	ws, id, err := s.webhookOf(c)
 	if err != nil {
 		return err
 	}
@@ -234,11 +235,7 @@ func (s *Server) rotateWebhookSecret(c *fiber.Ctx) error {
 
 // enableWebhook re-activates a webhook disabled after failures.
 func (s *Server) enableWebhook(c *fiber.Ctx) error {
-	ws, err := s.webhooks()
-	if err != nil {
-		return err
-	}
-	id, err := webhookIDParam(c)
+	ws, id, err := s.webhookOf(c)
 	if err != nil {
 		return err
 	}
@@ -255,11 +252,7 @@ func (s *Server) enableWebhook(c *fiber.Ctx) error {
 // listWebhookDeliveries is the webhook's delivery log, newest first
 // (?limit=, default 100, at most 1000).
 func (s *Server) listWebhookDeliveries(c *fiber.Ctx) error {
-	ws, err := s.webhooks()
-	if err != nil {
-		return err
-	}
-	id, err := webhookIDParam(c)
+	ws, id, err := s.webhookOf(c)
 	if err != nil {
 		return err
 	}
