@@ -596,9 +596,16 @@ try {
       ['search', `#/search?q=${encodeURIComponent(query)}`, () => page.locator('.results li').first().waitFor()],
       ['imported-meeting', `#/meetings/${imported}`, () => page.locator('#turn-3').waitFor()],
       ['webhooks', '#/webhooks', async () => {
+        // The secret (one long word) and the delivery log, both open.
         const panel = page.getByRole('region', { name: `Webhook ${hookURL}` });
+        await panel.getByRole('button', { name: 'Rotate secret' }).click();
+        await page.locator('main pre.mono').waitFor();
         await panel.getByRole('button', { name: 'Deliveries' }).click();
         await panel.locator('tbody tr').nth(2).waitFor();
+        // The log's table scrolls in its own box, its cells unbroken.
+        const cell = panel.locator('tbody tr td.mono').first();
+        const { height, lineHeight } = await cell.evaluate((el) => ({ height: el.clientHeight, lineHeight: parseFloat(getComputedStyle(el).lineHeight) || 20 }));
+        assert.ok(height < 2.5 * lineHeight + 20, `an event id wraps over ${height}px`);
       }],
     ];
     for (const [name, hash, ready] of views) {
