@@ -6,7 +6,11 @@
 # (examples/meetings/launch-review.jsonl) with `mithubctl replay` while the meeting view is open, watches the
 # transcript stream in and topics appear, asks a question and follows a
 # citation, catches up, ends the meeting, generates and approves its PR,
-# reads the memory bank and searches; at 1280 px and at phone width (375 px).
+# reads the memory bank and searches; imports a WebVTT file (again, and a
+# malformed one) through the meetings page; registers a webhook on the
+# webhooks page for a receiver in the test, which checks the signed
+# deliveries, rotates its secret and deletes it; at 1280 px and at phone
+# width (375 px).
 # Screenshots go to test-output/console/ (ignored by git).
 #
 # Installs what is missing: Debian's chromium and a Korean font
@@ -79,6 +83,10 @@ export MITHUB_WORKER_HTTP_ADDR=$worker_addr
 export MITHUB_API_URL="http://$api_addr"
 export MITHUB_LLM_PROVIDER=local
 export MITHUB_EMBED_PROVIDER=local
+# The test's webhook receiver listens on loopback, which webhooks may only
+# target when private addresses are allowed (agent-api checks the URL,
+# pr-worker every connection).
+export MITHUB_WEBHOOK_ALLOW_PRIVATE=1
 
 mkdir -p tmp test-output/console
 rm -f test-output/console/*.png

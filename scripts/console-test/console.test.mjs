@@ -4,7 +4,9 @@
 // condition with a deadline; screenshots go to SCREENSHOT_DIR.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
@@ -31,7 +33,76 @@ const KOREAN_TURNS = [
   { speaker_id: 'kim-minsu', speaker_name: '김민수', text: '좋습니다. 다음 회의에서 디자인 시안을 함께 검토하죠.' },
 ];
 
+// A WebVTT file as Zoom or Teams export it: speakers in <v> tags, one
+// Korean cue. And one whose second cue ends before it starts (line 8).
+const IMPORT_TITLE = 'Imported standup · 가져온 회의';
+const IMPORT_VTT = `WEBVTT
+
+1
+00:00:01.000 --> 00:00:04.000
+<v Alice Park>Welcome, this standup came from another tool.
+
+2
+00:00:04.500 --> 00:00:08.000
+<v Bob Lee>The export round trip works for SubRip too.
+
+3
+00:00:08.500 --> 00:00:12.000
+<v 김민수>가져오기 기능은 오늘 배포합니다.
+
+4
+00:00:12.500 --> 00:00:15.000
+<v Alice Park>Then we are done for today.
+`;
+const IMPORT_TURNS = [
+  ['Alice Park', 'Welcome, this standup came from another tool.'],
+  ['Bob Lee', 'The export round trip works for SubRip too.'],
+  ['김민수', '가져오기 기능은 오늘 배포합니다.'],
+  ['Alice Park', 'Then we are done for today.'],
+];
+const BAD_VTT = `WEBVTT
+
+1
+00:00:01.000 --> 00:00:04.000
+<v Alice Park>This cue is fine.
+
+2
+00:00:09.000 --> 00:00:05.000
+<v Bob Lee>This one ends before it starts.
+`;
+
 // ---------------------------------------------------------------- helpers
+
+/** Polls fn until it returns something truthy, or fails after ms. */
+async function until(what, fn, ms = WAIT) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms / 1000}s waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * The v1 values of a delivery's X-MitHub-Signature that are HMAC-SHA256
+ * over "t.body" with secret (none: not signed with it), checking that t
+ * is within 5 minutes of now.
+ */
+function signedWith(req, secret) {
+  const parts = String(req.headers['x-mithub-signature'] || '').split(',').map((p) => p.trim().split('='));
+  const t = parts.find(([k]) => k === 't')?.[1];
+  assert.ok(/^\d+$/.test(t || ''), `signature without t: ${req.headers['x-mithub-signature']}`);
+  assert.ok(Math.abs(Date.now() / 1000 - Number(t)) < 300, `signature time ${t} is not now`);
+  const want = createHmac('sha256', secret).update(`${t}.`).update(req.body).digest();
+  return parts.filter(([k, v]) => k === 'v1' && /^[0-9a-f]{64}$/.test(v || ''))
+    .filter(([, v]) => timingSafeEqual(Buffer.from(v, 'hex'), want)).length;
+}
+
+/** The receiver's POSTs of one event (by X-MitHub-Event-ID). */
+function deliveriesOf(eventID) {
+  return received.filter((r) => r.method === 'POST' && r.headers['x-mithub-event-id'] === eventID);
+}
 
 async function api(method, path, body) {
   const res = await fetch(base + path, {
@@ -101,6 +172,25 @@ async function checkNoOverflow(page, where) {
 
 // ------------------------------------------------------------------ run
 
+// A webhook receiver on loopback (test-console.sh sets
+// MITHUB_WEBHOOK_ALLOW_PRIVATE): records every request, answers 204.
+const received = [];
+const receiver = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    received.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks) });
+    res.writeHead(204).end();
+  });
+});
+await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const hookURL = `http://127.0.0.1:${receiver.address().port}/mithub`;
+const files = mkdtempSync(join(tmpdir(), 'mithub-console-files-'));
+const importFile = join(files, 'standup.vtt');
+const badFile = join(files, 'broken.vtt');
+writeFileSync(importFile, IMPORT_VTT);
+writeFileSync(badFile, BAD_VTT);
+
 const profile = mkdtempSync(join(tmpdir(), 'mithub-console-chromium-'));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: browserPath,
@@ -116,9 +206,12 @@ page.setDefaultTimeout(WAIT);
 const pageErrors = [];
 page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
 page.on('console', (msg) => {
-  // The wrong key on purpose answers 401; anything else logged as an error
-  // (a CSP violation, a failed module) fails the test.
-  if (msg.type() === 'error' && !/status of 401/.test(msg.text())) pageErrors.push(`console: ${msg.text()}`);
+  // The wrong key on purpose answers 401, the malformed import and the
+  // ftp webhook 400; anything else logged as an error (a CSP violation, a
+  // failed module) fails the test.
+  if (msg.type() !== 'error' || /status of 401/.test(msg.text())) return;
+  if (/status of 400/.test(msg.text()) && /\/v1\/(meetings\/import|webhooks)$/.test(msg.location().url)) return;
+  pageErrors.push(`console: ${msg.text()}`);
 });
 page.on('dialog', (d) => d.accept());
 
@@ -163,6 +256,49 @@ try {
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Refresh');
+  });
+
+  let secret = '';
+  let hookID = '';
+  await step('webhooks: register one for meeting.ended and pr.approved; its secret is shown once', async () => {
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    await page.getByText('No webhooks yet.').waitFor();
+    await checkAccessible(page, 'the webhooks page');
+    // A URL that is not http(s) is refused with a message, and nothing is stored.
+    await page.getByLabel('URL').fill('ftp://hooks.example.com/mithub');
+    await page.getByRole('button', { name: 'Register' }).click();
+    const err = page.locator('form[aria-labelledby="wh-new"] p.alert');
+    await err.waitFor();
+    assert.match(await err.textContent(), /http/i);
+    assert.equal((await api('GET', '/v1/webhooks')).webhooks.length, 0);
+
+    await page.getByLabel('URL').fill(hookURL);
+    for (const ev of ['pr.ready', 'pr.rejected', 'memory_bank.updated']) await page.getByLabel(ev).uncheck();
+    await page.getByRole('button', { name: 'Register' }).click();
+    const shown = page.locator('main pre.mono');
+    await shown.waitFor();
+    secret = (await shown.textContent()).trim();
+    assert.match(secret, /^whsec_[0-9a-f]{32,}$/);
+    assert.equal(await err.isHidden(), true, 'the earlier error is cleared');
+    const panel = page.getByRole('region', { name: `Webhook ${hookURL}` });
+    await panel.locator('.badge.active').waitFor();
+    assert.match(await panel.textContent(), /Events: meeting\.ended, pr\.approved/);
+    const { webhooks } = await api('GET', '/v1/webhooks');
+    assert.equal(webhooks.length, 1);
+    assert.deepEqual(webhooks[0].events, ['meeting.ended', 'pr.approved']);
+    assert.equal(webhooks[0].secret, undefined, 'the list answers no secret');
+    hookID = webhooks[0].id;
+    await shot(page, '1280-webhook-secret');
+    // Shown once: coming back to the page does not show it.
+    await page.getByRole('link', { name: 'Meetings', exact: true }).click();
+    await page.getByRole('heading', { name: 'Meetings', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await panel.waitFor();
+    assert.equal(await page.locator('main pre.mono').count(), 0);
+    assert.ok(!(await page.locator('main').textContent()).includes(secret), 'the secret is shown again');
+    await page.getByRole('link', { name: 'Meetings', exact: true }).click();
+    await page.getByRole('heading', { name: 'Meetings', level: 1 }).waitFor();
   });
 
   await step('replay a meeting: the transcript streams in and topics appear', async () => {
@@ -312,6 +448,55 @@ try {
     await shot(page, '1280-memory-bank');
   });
 
+  /** Opens the webhook's delivery log until every event in want shows succeeded. */
+  async function deliveryLogShows(want) {
+    const panel = page.getByRole('region', { name: `Webhook ${hookURL}` });
+    await until(`the delivery log to show ${want.join(', ')} succeeded`, async () => {
+      await panel.getByRole('button', { name: 'Deliveries' }).click();
+      await panel.locator('table, p.muted').first().waitFor();
+      const rows = await panel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+        event: tr.cells[0].textContent, status: tr.cells[1].textContent, attempts: tr.cells[2].textContent, answer: tr.cells[3].textContent.trim(),
+      })));
+      return want.every((id) => rows.some((r) => r.event === id && r.status === 'succeeded' && r.attempts === '1' && r.answer === '204'));
+    });
+  }
+
+  await step('webhooks: meeting.ended and pr.approved arrive signed; the log shows them succeeded; rotate the secret', async () => {
+    const ended = `meeting.ended:${meeting.id}`;
+    const approved = `pr.approved:${prID}`;
+    await until('the receiver to get meeting.ended and pr.approved', () => deliveriesOf(ended).length && deliveriesOf(approved).length);
+    for (const [id, type] of [[ended, 'meeting.ended'], [approved, 'pr.approved']]) {
+      const req = deliveriesOf(id)[0];
+      assert.equal(req.url, '/mithub');
+      assert.equal(req.headers['x-mithub-event'], type);
+      assert.match(req.headers['idempotency-key'] || '', /\S/);
+      assert.equal(signedWith(req, secret), 1, `${id} is not signed with the secret`);
+      assert.equal(signedWith(req, `${secret}0`), 0, 'a wrong secret verifies');
+      const body = JSON.parse(req.body.toString('utf8'));
+      assert.equal(body.type, type);
+      assert.equal(body.id, id);
+      assert.equal(body.data.meeting_id, meeting.id);
+    }
+    assert.equal(JSON.parse(deliveriesOf(approved)[0].body).data.pr_id, prID);
+    assert.ok(received.every((r) => ['meeting.ended', 'pr.approved'].includes(r.headers['x-mithub-event'])), 'an event that was not asked for');
+
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    await deliveryLogShows([ended, approved]);
+    await checkAccessible(page, 'the webhooks page with its delivery log');
+    await shot(page, '1280-webhook-deliveries');
+
+    const panel = page.getByRole('region', { name: `Webhook ${hookURL}` });
+    await panel.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByText('The previous secret also signs until').waitFor();
+    const rotated = (await page.locator('main pre.mono').textContent()).trim();
+    assert.match(rotated, /^whsec_[0-9a-f]{32,}$/);
+    assert.notEqual(rotated, secret);
+    const w = await api('GET', `/v1/webhooks/${hookID}`);
+    assert.ok(w.previous_secret_expires_at, 'the previous secret has a grace period');
+    secret = { current: rotated, previous: secret };
+  });
+
   let query = '';
   await step('search across meetings and open a result at its turn', async () => {
     // A word the meeting's topics are known to have.
@@ -331,6 +516,76 @@ try {
     await page.waitForFunction((s) => document.getElementById(`turn-${s}`)?.classList.contains('highlight'), seq);
   });
 
+  const importedMeetings = async () => (await api('GET', '/v1/meetings?limit=200')).meetings.filter((m) => m.title === IMPORT_TITLE);
+  let imported = '';
+  await step('import a WebVTT file: the meeting opens ended, with its speakers and the Korean turn', async () => {
+    await page.getByRole('link', { name: 'Meetings', exact: true }).click();
+    await page.getByRole('heading', { name: 'Import a transcript', level: 2 }).waitFor();
+    await page.getByLabel('File').setInputFiles(importFile);
+    await page.getByLabel('Title').fill(IMPORT_TITLE);
+    await page.getByRole('button', { name: 'Import' }).click();
+    const result = page.locator('form[aria-labelledby="import-h"] [role=status]');
+    await page.waitForFunction(() => /^Imported /.test(document.querySelector('form[aria-labelledby="import-h"] [role=status]').textContent));
+    assert.match(await result.textContent(), /^Imported 4 segments \(vtt\) into /);
+    const link = result.getByRole('link', { name: IMPORT_TITLE });
+    imported = (await link.getAttribute('href')).split('/').at(-1);
+    // The list shows it too, ended, with its 4 turns.
+    const row = page.locator('tbody tr', { has: page.getByRole('link', { name: IMPORT_TITLE }) });
+    await row.locator('.badge.ended').waitFor();
+    assert.equal(await row.locator('td.num').textContent(), '4');
+    await checkAccessible(page, 'the meeting list after an import');
+    await shot(page, '1280-import');
+
+    await link.click();
+    await page.getByRole('heading', { name: IMPORT_TITLE, level: 1 }).waitFor();
+    await page.locator('.meeting-head .badge.ended').waitFor();
+    await page.waitForFunction((n) => document.querySelectorAll('#transcript li.turn').length === n, IMPORT_TURNS.length);
+    const turns = await page.$$eval('#transcript li.turn', (els) => els.map((el) => [el.querySelector('.who').textContent, el.querySelector('.what').textContent]));
+    assert.deepEqual(turns, IMPORT_TURNS);
+    assert.equal(await page.locator('#turn-2 .what').getAttribute('lang'), 'ko');
+    assert.equal(await page.getByRole('button', { name: 'End meeting' }).isDisabled(), true);
+    await checkAccessible(page, 'an imported meeting');
+    await shot(page, '1280-imported-meeting');
+  });
+
+  await step('import the same file again: it links the same meeting and stores nothing', async () => {
+    await page.getByRole('link', { name: 'Meetings', exact: true }).click();
+    await page.getByLabel('File').setInputFiles(importFile);
+    await page.getByRole('button', { name: 'Import' }).click();
+    const result = page.locator('form[aria-labelledby="import-h"] [role=status]');
+    await page.waitForFunction(() => /^Already imported/.test(document.querySelector('form[aria-labelledby="import-h"] [role=status]').textContent));
+    assert.match(await result.textContent(), /^Already imported \(4 segments\): /);
+    assert.equal((await result.getByRole('link').getAttribute('href')), `#/meetings/${imported}`);
+    const same = await importedMeetings();
+    assert.deepEqual(same.map((m) => m.id), [imported]);
+    assert.equal(same[0].counters.utterances, 4);
+  });
+
+  await step('a malformed file: the error names its line and nothing is created', async () => {
+    const before = (await api('GET', '/v1/meetings?limit=200')).meetings.length;
+    await page.getByLabel('File').setInputFiles(badFile);
+    await page.getByRole('button', { name: 'Import' }).click();
+    const result = page.locator('form[aria-labelledby="import-h"] [role=status]');
+    await page.waitForFunction(() => /line \d+/.test(document.querySelector('form[aria-labelledby="import-h"] [role=status]').textContent));
+    assert.match(await result.textContent(), /^line 8: .*before/);
+    assert.equal(await page.getByRole('button', { name: 'Import' }).isDisabled(), false);
+    assert.equal((await api('GET', '/v1/meetings?limit=200')).meetings.length, before);
+  });
+
+  await step('webhooks: the import\'s meeting.ended is signed with the new and the previous secret', async () => {
+    const id = `meeting.ended:${imported}`;
+    await until('the receiver to get the import\'s meeting.ended', () => deliveriesOf(id).length);
+    const req = deliveriesOf(id)[0];
+    assert.equal(signedWith(req, secret.current), 1, 'not signed with the new secret');
+    assert.equal(signedWith(req, secret.previous), 1, 'not signed with the previous secret during the grace period');
+    const body = JSON.parse(req.body.toString('utf8'));
+    assert.equal(body.data.title, IMPORT_TITLE);
+    assert.equal(body.data.utterances, 4);
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    await deliveryLogShows([id, `meeting.ended:${meeting.id}`, `pr.approved:${prID}`]);
+  });
+
   await step('phone width (375 px): every view fits without sideways scrolling', async () => {
     await page.setViewportSize({ width: 375, height: 812 });
     const views = [
@@ -339,6 +594,19 @@ try {
       ['pr', `#/prs/${prID}`, () => page.locator('.meeting-head .badge.approved').waitFor()],
       ['memory-bank', '#/memory/default', () => page.getByRole('heading', { name: 'Project status by meeting' }).waitFor()],
       ['search', `#/search?q=${encodeURIComponent(query)}`, () => page.locator('.results li').first().waitFor()],
+      ['imported-meeting', `#/meetings/${imported}`, () => page.locator('#turn-3').waitFor()],
+      ['webhooks', '#/webhooks', async () => {
+        // The secret (one long word) and the delivery log, both open.
+        const panel = page.getByRole('region', { name: `Webhook ${hookURL}` });
+        await panel.getByRole('button', { name: 'Rotate secret' }).click();
+        await page.locator('main pre.mono').waitFor();
+        await panel.getByRole('button', { name: 'Deliveries' }).click();
+        await panel.locator('tbody tr').nth(2).waitFor();
+        // The log's table scrolls in its own box, its cells unbroken.
+        const cell = panel.locator('tbody tr td.mono').first();
+        const { height, lineHeight } = await cell.evaluate((el) => ({ height: el.clientHeight, lineHeight: parseFloat(getComputedStyle(el).lineHeight) || 20 }));
+        assert.ok(height < 2.5 * lineHeight + 20, `an event id wraps over ${height}px`);
+      }],
     ];
     for (const [name, hash, ready] of views) {
       await page.evaluate((h) => { location.hash = h; }, hash);
@@ -347,6 +615,15 @@ try {
       await shot(page, `375-${name}`);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  await step('webhooks: delete through the page', async () => {
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    const panel = page.getByRole('region', { name: `Webhook ${hookURL}` });
+    await panel.getByRole('button', { name: 'Delete' }).click(); // the confirm dialog is accepted
+    await page.getByText('No webhooks yet.').waitFor();
+    assert.equal(await panel.count(), 0);
+    assert.equal((await api('GET', '/v1/webhooks')).webhooks.length, 0);
   });
 
   await step('sign out forgets the key', async () => {
@@ -364,7 +641,10 @@ try {
 } finally {
   replay?.kill();
   await context.close();
+  receiver.closeAllConnections();
+  receiver.close();
   rmSync(profile, { recursive: true, force: true });
+  rmSync(files, { recursive: true, force: true });
 }
 console.log(`console-test: ${((Date.now() - started) / 1000).toFixed(1)}s`);
 console.log(`console: ${passed} passed, ${failed ? 1 : 0} failed`);

@@ -8,7 +8,7 @@ export async function meetingsView(main, { signal }) {
   const body = h('div', {});
   main.append(
     h('div', { class: 'panel-head' }, h('h1', {}, 'Meetings'), refresh),
-    importForm(() => load()),
+    importForm(() => reload()),
     status, body);
 
   async function load() {
@@ -37,7 +37,10 @@ export async function meetingsView(main, { signal }) {
           h('th', { scope: 'col', class: 'opt' }, 'Started'))),
         h('tbody', {}, rows))));
   }
-  refresh.addEventListener('click', () => load().catch((e) => { if (e.name !== 'AbortError') status.textContent = e.message; }));
+  function reload() {
+    return load().catch((e) => { if (e.name !== 'AbortError') status.textContent = e.message; });
+  }
+  refresh.addEventListener('click', reload);
   await load();
 }
 

@@ -13,7 +13,7 @@ export async function webhooksView(main, { signal }) {
   function showSecret(w) {
     secretBox.replaceChildren(h('div', { class: 'panel' },
       h('p', {}, 'Secret of ', h('span', { class: 'mono' }, w.url), ' — copy it now, it is not shown again:'),
-      h('pre', { class: 'mono' }, w.secret),
+      h('pre', { class: 'mono secret' }, w.secret),
       h('p', { class: 'hint' }, 'Verify X-MitHub-Signature: HMAC-SHA256 of "t.body" with this secret equals a v1 value.')));
   }
 
@@ -38,9 +38,15 @@ export async function webhooksView(main, { signal }) {
       const log = h('div', {});
       const showLog = h('button', { type: 'button', class: 'btn small' }, 'Deliveries');
       showLog.addEventListener('click', async () => {
-        const { deliveries } = await api(`/v1/webhooks/${enc(w.id)}/deliveries?limit=50`, { signal });
+        let deliveries;
+        try {
+          ({ deliveries } = await api(`/v1/webhooks/${enc(w.id)}/deliveries?limit=50`, { signal }));
+        } catch (err) {
+          if (err.name !== 'AbortError') log.replaceChildren(alertBox(err));
+          return;
+        }
         log.replaceChildren(deliveries.length
-          ? h('div', { class: 'table-wrap' }, h('table', {},
+          ? h('div', { class: 'table-wrap' }, h('table', { class: 'deliveries' },
             h('caption', { class: 'visually-hidden' }, 'Deliveries, newest first'),
             h('thead', {}, h('tr', {}, ['Event', 'Status', 'Attempts', 'Last answer', 'Created'].map((c) => h('th', { scope: 'col' }, c)))),
             h('tbody', {}, deliveries.map((d) => h('tr', {},
@@ -63,7 +69,7 @@ export async function webhooksView(main, { signal }) {
       const enable = w.status === 'disabled' ? h('button', { type: 'button', class: 'btn small' }, 'Enable') : null;
       enable?.addEventListener('click', () => act(`/v1/webhooks/${enc(w.id)}/enable`, { method: 'POST', body: {} }, () => announce('Webhook enabled')));
       list.append(h('section', { class: 'panel', 'aria-label': `Webhook ${w.url}` },
-        h('div', { class: 'panel-head' }, h('h2', { class: 'mono' }, w.url), statusBadge(w.status)),
+        h('div', { class: 'panel-head' }, h('h2', { class: 'mono webhook-url' }, w.url), statusBadge(w.status)),
         h('p', {}, 'Events: ', w.events.join(', ')),
         w.disabled_reason ? h('p', { class: 'alert' }, w.disabled_reason) : null,
         w.previous_secret_expires_at ? h('p', { class: 'hint' }, 'The previous secret also signs until ', dateTime(w.previous_secret_expires_at), '.') : null,
@@ -79,7 +85,7 @@ export async function webhooksView(main, { signal }) {
     const form = h('form', { class: 'panel', 'aria-labelledby': 'wh-new' },
       h('h2', { id: 'wh-new' }, 'Register a webhook'),
       h('div', { class: 'field' }, h('label', { for: 'wh-url' }, 'URL'), url),
-      h('fieldset', {}, h('legend', {}, 'Events'), boxes),
+      h('fieldset', { class: 'checks' }, h('legend', {}, 'Events'), boxes),
       err,
       h('button', { type: 'submit', class: 'btn primary' }, 'Register'));
     form.addEventListener('submit', async (e) => {
