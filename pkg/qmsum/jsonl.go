@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mithub/mithub/pkg/apiclient"
 )
@@ -26,6 +27,9 @@ type jsonlUtterance struct {
 	StartMS     int64    `json:"start_ms"`
 	EndMS       int64    `json:"end_ms"`
 	Confidence  *float64 `json:"confidence"`
+	// Source is written by mithubctl export's json and jsonl formats; it
+	// is ignored.
+	Source string `json:"source"`
 }
 
 // LoadJSONL reads a JSONL utterance file; see ReadJSONL.
@@ -78,8 +82,27 @@ func ReadJSONL(r io.Reader, idPrefix string) ([]apiclient.Utterance, error) {
 	return utts, nil
 }
 
-// parseLine decodes and checks one line.
+// parseLine decodes and checks one line; a missing segment_id becomes
+// SegmentID(idPrefix, line).
 func parseLine(b []byte, idPrefix string, line int) (apiclient.Utterance, error) {
+	u, err := ParseJSONLLine(b)
+	if err != nil {
+		return u, err
+	}
+	if u.SegmentID == "" {
+		u.SegmentID = SegmentID(idPrefix, line)
+	}
+	return u, nil
+}
+
+// ParseJSONLLine decodes and checks one JSONL utterance line (the API's
+// field names; see ReadJSONL): speaker_name and text are required, unknown
+// fields are errors, a missing speaker_id is Slug(speaker_name), a
+// missing confidence 1 and a missing segment_id stays empty.
+func ParseJSONLLine(b []byte) (apiclient.Utterance, error) {
+	if !utf8.Valid(b) {
+		return apiclient.Utterance{}, errors.New("not valid UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var ju jsonlUtterance
@@ -108,13 +131,10 @@ func parseLine(b []byte, idPrefix string, line int) (apiclient.Utterance, error)
 		return u, fmt.Errorf("want 0 <= start_ms <= end_ms, got %d and %d", u.StartMS, u.EndMS)
 	}
 	if ju.Confidence != nil {
-		if *ju.Confidence < 0 || *ju.Confidence > 1 {
+		if !(*ju.Confidence >= 0 && *ju.Confidence <= 1) {
 			return u, fmt.Errorf("confidence %v outside [0, 1]", *ju.Confidence)
 		}
 		u.Confidence = *ju.Confidence
-	}
-	if u.SegmentID == "" {
-		u.SegmentID = SegmentID(idPrefix, line)
 	}
 	if u.SpeakerID == "" {
 		u.SpeakerID = Slug(u.SpeakerName)

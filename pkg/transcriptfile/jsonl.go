@@ -29,18 +29,6 @@ func newJSONLReader(r io.Reader) *jsonlReader {
 	return &jsonlReader{sc: sc, seen: make(map[string]int)}
 }
 
-type jsonlLine struct {
-	SegmentID   string   `json:"segment_id"`
-	SpeakerID   string   `json:"speaker_id"`
-	SpeakerName string   `json:"speaker_name"`
-	Text        string   `json:"text"`
-	StartMS     int64    `json:"start_ms"`
-	EndMS       int64    `json:"end_ms"`
-	Confidence  *float64 `json:"confidence"`
-	// Source is written by the JSON and JSONL exports; it is ignored.
-	Source string `json:"source"`
-}
-
 func (j *jsonlReader) Next() (Segment, error) {
 	for j.sc.Scan() {
 		j.line++
@@ -73,42 +61,13 @@ func (j *jsonlReader) Next() (Segment, error) {
 	return Segment{}, io.EOF
 }
 
+// parseJSONLLine reads one line as the replay does (qmsum.ParseJSONLLine).
 func parseJSONLLine(b []byte) (Segment, error) {
-	if !utf8.Valid(b) {
-		return Segment{}, errors.New("not valid UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var l jsonlLine
-	if err := dec.Decode(&l); err != nil {
-		return Segment{}, err
-	}
-	if dec.More() {
-		return Segment{}, errors.New("unexpected data after the JSON object")
-	}
-	s := Segment{
-		ID: strings.TrimSpace(l.SegmentID), SpeakerID: strings.TrimSpace(l.SpeakerID),
-		SpeakerName: strings.TrimSpace(l.SpeakerName), Text: strings.TrimSpace(l.Text),
-		StartMS: l.StartMS, EndMS: l.EndMS, Confidence: 1,
-	}
-	switch {
-	case s.SpeakerName == "":
-		return s, errors.New("speaker_name is required")
-	case s.Text == "":
-		return s, errors.New("text is required")
-	case s.StartMS < 0 || s.EndMS < s.StartMS:
-		return s, fmt.Errorf("want 0 <= start_ms <= end_ms, got %d and %d", s.StartMS, s.EndMS)
-	}
-	if l.Confidence != nil {
-		if !(*l.Confidence >= 0 && *l.Confidence <= 1) {
-			return s, fmt.Errorf("confidence %v outside [0, 1]", *l.Confidence)
-		}
-		s.Confidence = *l.Confidence
-	}
-	if s.SpeakerID == "" {
-		s.SpeakerID = qmsum.Slug(s.SpeakerName)
-	}
-	return s, nil
+	u, err := qmsum.ParseJSONLLine(b)
+	return Segment{
+		ID: u.SegmentID, SpeakerID: u.SpeakerID, SpeakerName: u.SpeakerName, Text: u.Text,
+		StartMS: u.StartMS, EndMS: u.EndMS, Confidence: u.Confidence,
+	}, err
 }
 
 func isJSONObject(s string) bool {
