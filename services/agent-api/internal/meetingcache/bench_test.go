@@ -9,7 +9,6 @@ import (
 
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/segment"
-	"github.com/mithub/mithub/pkg/store"
 	"github.com/mithub/mithub/pkg/store/storetest"
 )
 
@@ -33,27 +32,15 @@ func reportPercentiles(b *testing.B, name string, ds []time.Duration) {
 //	go test -run '^$' -bench WriteVisibility -benchtime 500x ./internal/meetingcache/
 func BenchmarkWriteVisibility(b *testing.B) {
 	reps := newReplicas(b, 2)
-	a, other := reps[0], reps[1]
-	ctx := context.Background()
-	tn, err := a.st.EnsureTenant(ctx, "acme")
-	if err != nil {
-		b.Fatal(err)
-	}
-	mt, err := a.st.CreateMeeting(ctx, tn.ID, store.NewMeeting{Title: "visibility"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := a.cache.Get(ctx, tn.ID, mt.ID); err != nil {
-		b.Fatal(err)
-	}
-	held, err := other.cache.Get(ctx, tn.ID, mt.ID)
-	if err != nil {
-		b.Fatal(err)
-	}
+	a := reps[0]
+	// Both hold the meeting; the turn written through a is watched in
+	// the other's context.
+	tenantID, meetingID, ms := heldMeeting(b, reps, "visibility")
+	held := ms[1]
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for i := range b.N {
-		res := write(b, a, tn.ID, mt.ID, utterances("v", i, 1))
+		res := write(b, a, tenantID, meetingID, utterances("v", i, 1))
 		acked := time.Now()
 		seq := res.NextSeq - 1
 		for held.Cursor() < seq {
@@ -115,21 +102,8 @@ func benchTakeover(b *testing.B, kill bool) {
 			openReplica(b, dsn, schema, meetingctx.DefaultOwnerRetry, segs[0]),
 			openReplica(b, dsn, schema, meetingctx.DefaultOwnerRetry, segs[1]),
 		}
-		tn, err := reps[0].st.EnsureTenant(ctx, "acme")
-		if err != nil {
-			b.Fatal(err)
-		}
-		mt, err := reps[0].st.CreateMeeting(ctx, tn.ID, store.NewMeeting{Title: "takeover"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		ms := make([]*meetingctx.Manager, 2)
-		for i, r := range reps {
-			if ms[i], err = r.cache.Get(ctx, tn.ID, mt.ID); err != nil {
-				b.Fatal(err)
-			}
-		}
-		write(b, reps[0], tn.ID, mt.ID, utterances("a", 0, testChunk))
+		tenantID, meetingID, ms := heldMeeting(b, reps, "takeover")
+		write(b, reps[0], tenantID, meetingID, utterances("a", 0, testChunk))
 		poll(b, 5*time.Second, "first chunk", func() bool { return ms[1].Snapshot().L1Cursor == testChunk-1 })
 		owner := slices.IndexFunc(ms, (*meetingctx.Manager).Owner)
 		if owner < 0 {
@@ -137,7 +111,7 @@ func benchTakeover(b *testing.B, kill bool) {
 		}
 		other := 1 - owner
 		segs[owner].blocked.Store(true)
-		write(b, reps[other], tn.ID, mt.ID, utterances("a", testChunk, testChunk))
+		write(b, reps[other], tenantID, meetingID, utterances("a", testChunk, testChunk))
 		// Both have the chunk due: the owner is stuck on it, the other
 		// replica retries.
 		poll(b, 5*time.Second, "chunk due", func() bool {
@@ -146,7 +120,7 @@ func benchTakeover(b *testing.B, kill bool) {
 		var pid int32
 		if kill {
 			if err := reps[other].st.Pool().QueryRow(ctx, `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted
-				AND objid = (hashtextextended('mithub.l1.' || $1::text, 0) & x'ffffffff'::bigint)::oid`, mt.ID).Scan(&pid); err != nil {
+				AND objid = (hashtextextended('mithub.l1.' || $1::text, 0) & x'ffffffff'::bigint)::oid`, meetingID).Scan(&pid); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -160,7 +134,7 @@ func benchTakeover(b *testing.B, kill bool) {
 			reps[owner].owners.Close()
 		}
 		poll(b, 10*time.Second, "takeover", func() bool {
-			rows, err := reps[other].st.ListTopics(ctx, tn.ID, mt.ID)
+			rows, err := reps[other].st.ListTopics(ctx, tenantID, meetingID)
 			return err == nil && len(rows) > 0 && rows[len(rows)-1].EndSeq == 2*testChunk-1
 		})
 		lat = append(lat, time.Since(start))

@@ -54,6 +54,29 @@ func newReplicas(t testing.TB, n int) []*replica {
 
 // openReplica opens a replica on the schema (migrating it when needed);
 // seg, when set, replaces the local segmenter.
+// heldMeeting creates a meeting of tenant "acme" and has every replica
+// hold its context; it returns the tenant and meeting ids and the
+// replicas' managers, in order.
+func heldMeeting(tb testing.TB, reps []*replica, title string) (string, string, []*meetingctx.Manager) {
+	tb.Helper()
+	ctx := context.Background()
+	tn, err := reps[0].st.EnsureTenant(ctx, "acme")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	mt, err := reps[0].st.CreateMeeting(ctx, tn.ID, store.NewMeeting{Title: title})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ms := make([]*meetingctx.Manager, len(reps))
+	for i, r := range reps {
+		if ms[i], err = r.cache.Get(ctx, tn.ID, mt.ID); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return tn.ID, mt.ID, ms
+}
+
 func openReplica(t testing.TB, dsn, schema string, retry time.Duration, seg meetingctx.Segmenter) *replica {
 	t.Helper()
 	ctx := context.Background()
@@ -166,30 +189,16 @@ func TestHeldContextFollowsNotifiedWrites(t *testing.T) {
 	reps := newReplicas(t, 2)
 	a, b := reps[0], reps[1]
 	ctx := context.Background()
-	tn, err := a.st.EnsureTenant(ctx, "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mt, err := a.st.CreateMeeting(ctx, tn.ID, store.NewMeeting{Title: "sync"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Both replicas hold the meeting; only notifications move b's.
-	ma, err := a.cache.Get(ctx, tn.ID, mt.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mb, err := b.cache.Get(ctx, tn.ID, mt.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tenantID, meetingID, ms := heldMeeting(t, reps, "sync")
+	ma, mb := ms[0], ms[1]
 	for i := 0; i < 57; i += 4 {
-		write(t, a, tn.ID, mt.ID, utterances("a", i, min(4, 57-i)))
+		write(t, a, tenantID, meetingID, utterances("a", i, min(4, 57-i)))
 	}
 	poll(t, 5*time.Second, "b sees a's turns", func() bool { return mb.Cursor() == 56 })
 	poll(t, 5*time.Second, "b's cache passes the change on (to wake its event streams)", func() bool { return b.told.Load() > 0 })
 	poll(t, 5*time.Second, "b shows the topics a's owner saved", func() bool {
-		rows, err := b.st.ListTopics(ctx, tn.ID, mt.ID)
+		rows, err := b.st.ListTopics(ctx, tenantID, meetingID)
 		return err == nil && len(rows) > 0 && reflect.DeepEqual(spans(mb.Snapshot().Topics), spans(meetingcache.Topics(rows)))
 	})
 	if ma.Owner() == mb.Owner() {
@@ -197,15 +206,15 @@ func TestHeldContextFollowsNotifiedWrites(t *testing.T) {
 	}
 	// The end reaches b too; the owner segments the tail and every
 	// replica ends up with the same tiling of all 57 turns.
-	if _, err := b.st.EndMeeting(ctx, tn.ID, mt.ID); err != nil {
+	if _, err := b.st.EndMeeting(ctx, tenantID, meetingID); err != nil {
 		t.Fatal(err)
 	}
 	poll(t, 10*time.Second, "both replicas settle on the stored final topics", func() bool {
-		row, err := a.st.GetMeeting(ctx, tn.ID, mt.ID)
+		row, err := a.st.GetMeeting(ctx, tenantID, meetingID)
 		if err != nil || row.EndPass != 56 {
 			return false
 		}
-		rows, err := a.st.ListTopics(ctx, tn.ID, mt.ID)
+		rows, err := a.st.ListTopics(ctx, tenantID, meetingID)
 		if err != nil {
 			return false
 		}
@@ -213,7 +222,7 @@ func TestHeldContextFollowsNotifiedWrites(t *testing.T) {
 		sa, sb := ma.Snapshot(), mb.Snapshot()
 		return !sa.L1Busy && !sb.L1Busy && reflect.DeepEqual(spans(sa.Topics), want) && reflect.DeepEqual(spans(sb.Topics), want)
 	})
-	rows, err := a.st.ListTopics(ctx, tn.ID, mt.ID)
+	rows, err := a.st.ListTopics(ctx, tenantID, meetingID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,21 +232,8 @@ func TestHeldContextFollowsNotifiedWrites(t *testing.T) {
 func TestDrainedOwnerIsTakenOver(t *testing.T) {
 	reps := newReplicas(t, 2)
 	ctx := context.Background()
-	tn, err := reps[0].st.EnsureTenant(ctx, "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mt, err := reps[0].st.CreateMeeting(ctx, tn.ID, store.NewMeeting{Title: "takeover"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms := make([]*meetingctx.Manager, 2)
-	for i, r := range reps {
-		if ms[i], err = r.cache.Get(ctx, tn.ID, mt.ID); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(t, reps[0], tn.ID, mt.ID, utterances("a", 0, testChunk))
+	tenantID, meetingID, ms := heldMeeting(t, reps, "takeover")
+	write(t, reps[0], tenantID, meetingID, utterances("a", 0, testChunk))
 	poll(t, 5*time.Second, "an owner segments the first chunk", func() bool {
 		return ms[0].Snapshot().L1Cursor == testChunk-1 && ms[1].Snapshot().L1Cursor == testChunk-1
 	})
@@ -247,9 +243,9 @@ func TestDrainedOwnerIsTakenOver(t *testing.T) {
 	}
 	other := 1 - owner
 	reps[owner].close()
-	write(t, reps[other], tn.ID, mt.ID, utterances("a", testChunk, testChunk))
+	write(t, reps[other], tenantID, meetingID, utterances("a", testChunk, testChunk))
 	poll(t, 5*time.Second, "the other replica takes over and segments the next chunk", func() bool {
-		rows, err := reps[other].st.ListTopics(ctx, tn.ID, mt.ID)
+		rows, err := reps[other].st.ListTopics(ctx, tenantID, meetingID)
 		return err == nil && len(rows) > 0 && rows[len(rows)-1].EndSeq == 2*testChunk-1
 	})
 	if !ms[other].Owner() {
