@@ -110,8 +110,7 @@ func (p *PocketSphinx) Transcribe(ctx context.Context, req Request) (Result, err
 	case d = <-p.pool:
 	case p.slots <- struct{}{}:
 		var err error
-		if d, err = newPSDecoder(p.c, p.words); err != nil {
-			<-p.slots
+		if d, err = p.create(); err != nil {
 			return Result{}, err
 		}
 	case <-ctx.Done():
@@ -125,6 +124,16 @@ func (p *PocketSphinx) Transcribe(ctx context.Context, req Request) (Result, err
 	return Result{Text: text, Confidence: conf, Language: "en"}, nil
 }
 
+// create makes a decoder in the slot the caller took, and gives the slot
+// back when it fails.
+func (p *PocketSphinx) create() (*psDecoder, error) {
+	d, err := newPSDecoder(p.c, p.words)
+	if err != nil {
+		<-p.slots
+	}
+	return d, err
+}
+
 // Begin takes a free decoder, or creates one while fewer than Decoders
 // exist, and starts an utterance on it.
 func (p *PocketSphinx) Begin() (Stream, bool, error) {
@@ -133,8 +142,7 @@ func (p *PocketSphinx) Begin() (Stream, bool, error) {
 	case d = <-p.pool:
 	case p.slots <- struct{}{}:
 		var err error
-		if d, err = newPSDecoder(p.c, p.words); err != nil {
-			<-p.slots
+		if d, err = p.create(); err != nil {
 			return nil, false, err
 		}
 	default:
