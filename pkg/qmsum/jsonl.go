@@ -27,9 +27,6 @@ type jsonlUtterance struct {
 	StartMS     int64    `json:"start_ms"`
 	EndMS       int64    `json:"end_ms"`
 	Confidence  *float64 `json:"confidence"`
-	// Source is written by mithubctl export's json and jsonl formats; it
-	// is ignored.
-	Source string `json:"source"`
 }
 
 // LoadJSONL reads a JSONL utterance file; see ReadJSONL.

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/mithub/mithub/pkg/apiclient"
 )
 
 // Meta describes the meeting a written transcript belongs to.
@@ -156,24 +158,14 @@ func (m *mdWriter) Close() error {
 	return m.w.Flush()
 }
 
-// jsonSegment is a segment as the JSON and JSONL writers give it: the
+// toJSONSegment is a segment as the JSON and JSONL writers give it: the
 // replay's utterance fields.
-type jsonSegment struct {
-	SegmentID   string  `json:"segment_id"`
-	SpeakerID   string  `json:"speaker_id"`
-	SpeakerName string  `json:"speaker_name"`
-	Text        string  `json:"text"`
-	StartMS     int64   `json:"start_ms"`
-	EndMS       int64   `json:"end_ms"`
-	Confidence  float64 `json:"confidence"`
-}
-
-func toJSONSegment(s Segment) jsonSegment {
+func toJSONSegment(s Segment) apiclient.Utterance {
 	c := s.Confidence
 	if c == 0 {
 		c = 1
 	}
-	return jsonSegment{SegmentID: s.ID, SpeakerID: s.SpeakerID, SpeakerName: speakerOf(s), Text: s.Text,
+	return apiclient.Utterance{SegmentID: s.ID, SpeakerID: s.SpeakerID, SpeakerName: speakerOf(s), Text: s.Text,
 		StartMS: s.StartMS, EndMS: max(s.EndMS, s.StartMS), Confidence: c}
 }
 
