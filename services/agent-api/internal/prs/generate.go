@@ -71,7 +71,7 @@ func (s *Service) Generate(ctx context.Context, tenantID string, req GenerateReq
 			return Generated{PR: built}, nil
 		}
 	}
-	snap, cursor, err := s.topicSnapshot(ctx, tenantID, id, req.Wait)
+	snap, cursor, err := s.topicSnapshot(ctx, tenantID, m, req.Wait)
 	if err != nil {
 		return Generated{}, meetingErr(err)
 	}
@@ -153,11 +153,11 @@ func prTask(ctx context.Context, pr meetingpr.PR, tenantID string) (*asynq.Task,
 	})
 }
 
-// topicSnapshot catches the cached context up with Postgres, waits for L1 at
-// most L1Wait when wait is set, and returns the topics with the seq up to
-// which turns were synced.
-func (s *Service) topicSnapshot(ctx context.Context, tenantID, meetingID string, wait bool) (*mithubv1.TopicSnapshot, int, error) {
-	m, err := s.Contexts.GetFresh(ctx, tenantID, meetingID)
+// topicSnapshot catches the cached context up with the meeting row,
+// waits for L1 at most L1Wait when wait is set, and returns the topics
+// with the seq up to which turns were synced.
+func (s *Service) topicSnapshot(ctx context.Context, tenantID string, row store.Meeting, wait bool) (*mithubv1.TopicSnapshot, int, error) {
+	m, err := s.Contexts.GetAt(ctx, tenantID, row.ID, row)
 	if err != nil {
 		return nil, 0, err
 	}

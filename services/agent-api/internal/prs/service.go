@@ -33,9 +33,10 @@ type Meetings interface {
 
 // Contexts are the live meeting contexts; *meetingcache.Cache implements it.
 type Contexts interface {
-	// GetFresh returns the context caught up with the meeting row (turns,
-	// the end, and the topics the meeting's L1 owner saved).
-	GetFresh(ctx context.Context, tenantID, meetingID string) (*meetingctx.Manager, error)
+	// GetAt returns the context caught up with the meeting row the caller
+	// has just read (turns, the end, and the topics the meeting's L1
+	// owner saved).
+	GetAt(ctx context.Context, tenantID, meetingID string, row store.Meeting) (*meetingctx.Manager, error)
 }
 
 // TaskQueue enqueues Asynq tasks; *asynq.Client implements it.
