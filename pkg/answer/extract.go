@@ -52,13 +52,20 @@ const (
 	// candidates: how much the sentence is about what the matching turns
 	// are about.
 	FCentral
+	// FPrior is the mean, over the sentence's tokens as ROUGE reads them
+	// (lowercased, Porter-stemmed, English), of the model's TokenPrior: how
+	// likely a token of a candidate sentence is to be in a person's answer
+	// (in the train split, "the" often and "I", "we", "you", "so" almost
+	// never are). Sentences without such tokens (Korean) get the prior's
+	// default.
+	FPrior
 	// NumFeatures counts the features.
 	NumFeatures
 )
 
 // FeatureNames name the features in order, as answermodel.json lists them.
 var FeatureNames = [NumFeatures]string{"turn_rr", "turn_bm25", "near_bm25", "query_cover", "query_hits", "length",
-	"short", "question", "position", "turn_length", "noise", "speaker_named", "speaker_share", "central"}
+	"short", "question", "position", "turn_length", "noise", "speaker_named", "speaker_share", "central", "token_prior"}
 
 // AnswerModel ranks and selects the sentences of an extractive answer: a
 // logistic regression over the sentence features, MMR redundancy removal
@@ -78,6 +85,52 @@ type AnswerModel struct {
 	QuestionWords int `json:"question_words"`
 	// Turns is how many of the best matching turns give candidates.
 	Turns int `json:"turns"`
+	// SameTurnPenalty is taken off the MMR value of a sentence whose turn
+	// already has a picked sentence: points from more turns cite more of
+	// the evidence.
+	SameTurnPenalty float64 `json:"same_turn_penalty"`
+	// Prior gives FPrior (nil: FPrior is 0).
+	Prior *TokenPrior `json:"token_prior"`
+}
+
+// TokenPrior is, per token as ROUGE reads it, the share of its
+// occurrences in candidate sentences that the reference answer also had,
+// learned on the train split and smoothed towards Default, the share over
+// all tokens; Tokens holds only tokens common to many meetings.
+type TokenPrior struct {
+	Default float64            `json:"default"`
+	Tokens  map[string]float64 `json:"tokens"`
+}
+
+// Mean is the prior's mean over toks (Default for none).
+func (p *TokenPrior) Mean(toks []string) float64 {
+	if p == nil {
+		return 0
+	}
+	if len(toks) == 0 {
+		return p.Default
+	}
+	s := 0.0
+	for _, t := range toks {
+		v, ok := p.Tokens[t]
+		if !ok {
+			v = p.Default
+		}
+		s += v
+	}
+	return s / float64(len(toks))
+}
+
+func (p *TokenPrior) valid() bool {
+	if p == nil || !(p.Default > 0 && p.Default < 1) {
+		return false
+	}
+	for _, v := range p.Tokens {
+		if !(v >= 0 && v <= 1) {
+			return false
+		}
+	}
+	return true
 }
 
 //go:embed answermodel.json
@@ -103,8 +156,11 @@ func ParseAnswerModel(b []byte) (AnswerModel, error) {
 	if len(m.Weights) != int(NumFeatures) || !slices.Equal(m.Features, FeatureNames[:]) {
 		return AnswerModel{}, fmt.Errorf("answer model: features %v do not match %v", m.Features, FeatureNames)
 	}
-	if m.Lambda <= 0 || m.Lambda > 1 || m.Turns <= 0 {
-		return AnswerModel{}, fmt.Errorf("answer model: mmr_lambda must be in (0, 1] and turns > 0")
+	if m.Lambda <= 0 || m.Lambda > 1 || m.Turns <= 0 || m.SameTurnPenalty < 0 {
+		return AnswerModel{}, fmt.Errorf("answer model: mmr_lambda must be in (0, 1], turns > 0 and same_turn_penalty >= 0")
+	}
+	if !m.Prior.valid() {
+		return AnswerModel{}, fmt.Errorf("answer model: token_prior needs a default in (0, 1) and token values in [0, 1]")
 	}
 	return m, nil
 }
@@ -224,6 +280,8 @@ type cleanSentence struct {
 	// terms[i].
 	terms []string
 	freqs []int32
+	// prior is DefaultAnswerModel.Prior's mean over its ROUGE tokens.
+	prior float64
 }
 
 // textSentences keeps the cleaned sentences of turns that are not
@@ -267,7 +325,7 @@ func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
 					}
 				}
 				slices.Sort(ts)
-				cs := cleanSentence{text: piece, words: w}
+				cs := cleanSentence{text: piece, words: w, prior: DefaultAnswerModel.Prior.Mean(rouge.Tokens(piece))}
 				for i, x := range ts {
 					if i > 0 && x == ts[i-1] {
 						cs.freqs[len(cs.freqs)-1]++
@@ -436,6 +494,10 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			}
 			f[FSpeakerNamed] = named
 			f[FSpeakerShare] = float64(speakers[speakerOf(*t)]) / float64(len(idx))
+			f[FPrior] = cs.prior
+			if m.Prior != DefaultAnswerModel.Prior {
+				f[FPrior] = m.Prior.Mean(rouge.Tokens(cs.text))
+			}
 			out = append(out, sen)
 		}
 	}
@@ -497,9 +559,9 @@ func (m AnswerModel) Target(query string, minWords, maxWords int) int {
 const maxCandidates = 80
 
 // Select picks sentences best first by MMR, λ·score − (1−λ)·(the most
-// term overlap, Jaccard, with a sentence already picked), until target
-// words are reached, never passing maxWords; the result is in meeting
-// order.
+// term overlap, Jaccard, with a sentence already picked), less
+// SameTurnPenalty for a sentence of a turn already picked from, until
+// target words are reached, never passing maxWords.
 func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 	pool := slices.Clone(cands)
 	sort.SliceStable(pool, func(a, b int) bool { return pool[a].Score > pool[b].Score })
@@ -508,6 +570,7 @@ func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 	}
 	var picked []Sentence
 	used := make([]bool, len(pool))
+	turns := map[int]bool{}
 	words := 0
 	for words < target {
 		best, bestV := -1, math.Inf(-1)
@@ -519,7 +582,11 @@ func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 			for _, p := range picked {
 				sim = max(sim, jaccard(s.terms, p.terms))
 			}
-			if v := m.Lambda*s.Score - (1-m.Lambda)*sim; v > bestV {
+			v := m.Lambda*s.Score - (1-m.Lambda)*sim
+			if turns[s.Turn] {
+				v -= m.SameTurnPenalty
+			}
+			if v > bestV {
 				best, bestV = k, v
 			}
 		}
@@ -527,6 +594,7 @@ func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 			break
 		}
 		used[best] = true
+		turns[pool[best].Turn] = true
 		picked = append(picked, pool[best])
 		words += pool[best].Words
 	}

@@ -1,6 +1,7 @@
 package answer_test
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/mithub/mithub/pkg/answer"
 	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/meetingctx"
+	"github.com/mithub/mithub/pkg/rouge"
 )
 
 func fixture(rows [][2]string) []meetingctx.Turn {
@@ -157,5 +159,105 @@ func TestAnswerModelTargetAndParse(t *testing.T) {
 	}
 	if _, err := answer.ParseAnswerModel([]byte(`{"features":["x"],"weights":[1],"mmr_lambda":0.5,"turns":5}`)); err == nil {
 		t.Error("a model with unknown features was accepted")
+	}
+}
+
+// onlyFeature is the shipped model with every weight 0 but feature k's.
+func onlyFeature(k int, w float64) answer.AnswerModel {
+	m := answer.DefaultAnswerModel
+	m.Weights = make([]float64, answer.NumFeatures)
+	m.Weights[k] = w
+	m.Bias = 0
+	return m
+}
+
+// The token prior is the mean over a sentence's ROUGE tokens, unknown
+// tokens at the default; a model ranking by it alone puts the sentence of
+// likely tokens first, and a model with another prior scores with that
+// one, not with the shipped prior cached for the sentence.
+func TestTokenPriorFeature(t *testing.T) {
+	p := &answer.TokenPrior{Default: 0.2, Tokens: map[string]float64{"the": 0.8, "budget": 0.6, "i": 0.0}}
+	if got := p.Mean([]string{"the", "budget", "zebra"}); got < 0.533 || got > 0.534 {
+		t.Errorf("mean %v, want (0.8+0.6+0.2)/3", got)
+	}
+	if got := p.Mean(nil); got != 0.2 {
+		t.Errorf("mean of nothing %v, want the default", got)
+	}
+	if got := (*answer.TokenPrior)(nil).Mean([]string{"the"}); got != 0 {
+		t.Errorf("nil prior %v, want 0", got)
+	}
+	turns := fixture([][2]string{
+		{"Ann", "I I I mean yeah I guess I I do."},
+		{"Bob", "The budget of the team for the launch."},
+	})
+	ptrs := []*meetingctx.Turn{&turns[0], &turns[1]}
+	m := onlyFeature(answer.FPrior, 5)
+	m.Prior = p
+	cands := m.Candidates(answer.NewContext(ptrs, []int{1, 2}), "")
+	if len(cands) != 2 {
+		t.Fatalf("%d candidates, want 2", len(cands))
+	}
+	if !(cands[1].F[answer.FPrior] > cands[0].F[answer.FPrior] && cands[1].Score > cands[0].Score) {
+		t.Errorf("prior features %v, %v: the sentence of likely tokens should score higher",
+			cands[0].F[answer.FPrior], cands[1].F[answer.FPrior])
+	}
+	for _, c := range cands {
+		if want := p.Mean(rouge.Tokens(c.Text)); c.F[answer.FPrior] != want {
+			t.Errorf("%q: prior %v, want this model's %v", c.Text, c.F[answer.FPrior], want)
+		}
+	}
+	if got := cands[0].F[answer.FPrior]; got >= 0.2 {
+		t.Errorf("\"I I I mean yeah...\" prior %v, want under the default 0.2 (i is 0)", got)
+	}
+}
+
+// With a same-turn penalty the second point comes from another turn even
+// when the first turn's second sentence scores a little higher; without
+// it, both points are the first turn's.
+func TestSameTurnPenaltySpreadsCitations(t *testing.T) {
+	turns := fixture([][2]string{
+		{"Ann", "The rubber case costs four euros per unit. The rubber case also feels soft in the hand."},
+		{"Bob", "The plastic case is the cheaper option for the budget."},
+	})
+	ptrs := []*meetingctx.Turn{&turns[0], &turns[1]}
+	for _, tc := range []struct {
+		penalty float64
+		want    []int
+	}{{0, []int{0, 0}}, {0.5, []int{0, 1}}} {
+		m := onlyFeature(answer.FTurnRR, 4)
+		m.Lambda, m.SameTurnPenalty = 1, tc.penalty
+		cands := m.Candidates(answer.NewContext(ptrs, []int{1, 2}), "which case")
+		picked := m.Select(cands, 15, 40)
+		var got []int
+		for _, s := range picked {
+			got = append(got, s.Turn)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("penalty %v: picked turns %v, want %v", tc.penalty, got, tc.want)
+		}
+	}
+}
+
+func TestParseAnswerModelRefusesABadPrior(t *testing.T) {
+	m := answer.DefaultAnswerModel
+	for name, p := range map[string]*answer.TokenPrior{
+		"missing":         nil,
+		"default of 0":    {Default: 0, Tokens: map[string]float64{}},
+		"token above one": {Default: 0.3, Tokens: map[string]float64{"the": 1.5}},
+	} {
+		m.Prior = p
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := answer.ParseAnswerModel(b); err == nil || !strings.Contains(err.Error(), "token_prior") {
+			t.Errorf("%s: err %v, want a token_prior error", name, err)
+		}
+	}
+	m.Prior, m.SameTurnPenalty = answer.DefaultAnswerModel.Prior, -1
+	b, _ := json.Marshal(m)
+	if _, err := answer.ParseAnswerModel(b); err == nil {
+		t.Error("a negative same-turn penalty was accepted")
 	}
 }

@@ -13,6 +13,17 @@
 // membership alone); a 1/0 label for each query's top fifth fitted worse,
 // and centring gained 0.2 R-1 on train.
 //
+// One feature is itself learned: the token prior (answer.FPrior), per
+// token the share of its occurrences in candidate sentences that the
+// reference answer also had, for tokens in the candidates of at least a
+// fifth of the meetings, smoothed towards the share over all tokens. So
+// that the regression sees it as it would on meetings it has not read,
+// each query's sentences get the prior learned on the other series of
+// meetings (four folds; an AMI series, ICSI's Bed/Bmr/Bro and each
+// committee meeting are one series), and the shipped model the prior of
+// all of them. On QMSum train, with the earlier weights, adding the
+// out-of-fold prior to the score raised R-1 from 27.7 to 29.8.
+//
 // A logistic regression is fitted to these soft labels by full-batch
 // gradient descent (fixed steps, L2), then the MMR λ and the target
 // lengths of summary requests and of other questions are chosen by grid
@@ -24,6 +35,7 @@ package answertrain
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"path/filepath"
@@ -47,12 +59,16 @@ const (
 
 // Query is one specific query's context and candidates.
 type Query struct {
-	Query     string
-	Reference string
-	Summary   bool
-	Ctx       answer.Context
-	Cands     []answer.Sentence
-	Labels    []float64
+	// Meeting names the meeting, Series its series (the cross-fit folds).
+	Meeting, Series string
+	Query           string
+	Reference       string
+	// Spans are the annotated relevant turns (by seq).
+	Spans   []qmsum.Span
+	Summary bool
+	Ctx     answer.Context
+	Cands   []answer.Sentence
+	Labels  []float64
 }
 
 // Options shape a run.
@@ -90,12 +106,111 @@ func Load(dir string, o Options) ([]Query, error) {
 			return nil, err
 		}
 		qs := meetingQueries(m, base)
+		for i := range qs {
+			qs[i].Meeting, qs[i].Series = m.Name, SeriesOf(m.Name)
+		}
 		out = append(out, qs...)
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "%-12s %4d turns %3d queries\n", m.Name, len(m.Turns), len(qs))
 		}
 	}
+	CrossFitPrior(out)
 	return out, nil
+}
+
+// SeriesOf is the series of a QMSum meeting: an AMI series (ES2002 of
+// ES2002a), ICSI's kinds (Bed, Bmr, Bro, ...), else the meeting itself.
+func SeriesOf(name string) string {
+	switch {
+	case len(name) >= 6 && (strings.HasPrefix(name, "ES") || strings.HasPrefix(name, "IS") || strings.HasPrefix(name, "TS")):
+		return name[:6]
+	case len(name) >= 3 && name[0] == 'B':
+		return name[:3]
+	}
+	return name
+}
+
+// Parameters of the token prior.
+const (
+	priorFolds = 4
+	// priorMeetingShare: a token is in the prior when the candidates of at
+	// least this share of the meetings have it.
+	priorMeetingShare = 0.2
+	// priorSmoothing is the weight, in occurrences, of the default.
+	priorSmoothing = 20
+)
+
+// LearnPrior learns the token prior from the queries' candidates and
+// references.
+func LearnPrior(qs []Query) *answer.TokenPrior {
+	hit, n, df := map[string]int{}, map[string]int{}, map[string]int{}
+	seen := map[string]map[string]bool{}
+	allHit, allN := 0, 0
+	for _, q := range qs {
+		ref := map[string]bool{}
+		for _, x := range rouge.Tokens(q.Reference) {
+			ref[x] = true
+		}
+		in := seen[q.Meeting]
+		if in == nil {
+			in = map[string]bool{}
+			seen[q.Meeting] = in
+		}
+		for _, s := range q.Cands {
+			for _, x := range rouge.Tokens(s.Text) {
+				n[x]++
+				allN++
+				if ref[x] {
+					hit[x]++
+					allHit++
+				}
+				if !in[x] {
+					in[x] = true
+					df[x]++
+				}
+			}
+		}
+	}
+	p := &answer.TokenPrior{Default: 0.5, Tokens: map[string]float64{}}
+	if allN == 0 {
+		return p
+	}
+	p0 := float64(allHit) / float64(allN)
+	p.Default = round(p0)
+	minDF := int(math.Ceil(priorMeetingShare * float64(len(seen))))
+	for x, c := range n {
+		if df[x] >= minDF {
+			p.Tokens[x] = round((float64(hit[x]) + priorSmoothing*p0) / (float64(c) + priorSmoothing))
+		}
+	}
+	return p
+}
+
+// CrossFitPrior sets each candidate's FPrior from the prior learned on
+// the queries of the other folds (folds by series).
+func CrossFitPrior(qs []Query) {
+	fold := func(q Query) int {
+		h := fnv.New32a()
+		h.Write([]byte(q.Series))
+		return int(h.Sum32() % priorFolds)
+	}
+	for k := range priorFolds {
+		var rest []Query
+		for _, q := range qs {
+			if fold(q) != k {
+				rest = append(rest, q)
+			}
+		}
+		p := LearnPrior(rest)
+		for _, q := range qs {
+			if fold(q) != k {
+				continue
+			}
+			for i := range q.Cands {
+				q.Cands[i].F[answer.FPrior] = p.Mean(rouge.Tokens(q.Cands[i].Text))
+			}
+		}
+	}
 }
 
 func meetingQueries(m *qmsum.Meeting, model answer.AnswerModel) []Query {
@@ -150,7 +265,7 @@ func meetingQueries(m *qmsum.Meeting, model answer.AnswerModel) []Query {
 				}
 			}
 		}
-		out = append(out, Query{Query: q.Query, Reference: q.Answer, Summary: answer.IsSummaryRequest(q.Query), Ctx: c, Cands: cands, Labels: labels})
+		out = append(out, Query{Query: q.Query, Reference: q.Answer, Spans: q.Spans, Summary: answer.IsSummaryRequest(q.Query), Ctx: c, Cands: cands, Labels: labels})
 	}
 	return out
 }
@@ -234,7 +349,9 @@ func AnswerText(c answer.Context, ps []answer.Point) string {
 // Eval is the mean ROUGE F1 (×100) of the model's answers to qs, split by
 // kind, and over all.
 type Eval struct {
-	R1, R2, RL           float64
+	R1, R2, RL float64
+	// Cites is the share of answers citing a turn in a relevant span.
+	Cites                float64
 	SummaryR1, OtherR1   float64
 	Summaries, Questions int
 	Words                float64
@@ -250,6 +367,9 @@ func Evaluate(qs []Query, m answer.AnswerModel, minW, maxW int) Eval {
 		}
 		ps := answer.Points(q.Ctx, m.Select(cands, m.Target(q.Query, minW, maxW), maxW))
 		text := AnswerText(q.Ctx, ps)
+		if citesSpan(q, ps) {
+			e.Cites++
+		}
 		s := rouge.Compare(q.Reference, text)
 		e.R1 += s.R1.F1
 		e.R2 += s.R2.F1
@@ -264,7 +384,7 @@ func Evaluate(qs []Query, m answer.AnswerModel, minW, maxW int) Eval {
 		}
 	}
 	if n := float64(len(qs)); n > 0 {
-		e.R1, e.R2, e.RL, e.Words = 100*e.R1/n, 100*e.R2/n, 100*e.RL/n, e.Words/n
+		e.R1, e.R2, e.RL, e.Words, e.Cites = 100*e.R1/n, 100*e.R2/n, 100*e.RL/n, e.Words/n, e.Cites/n
 	}
 	if e.Summaries > 0 {
 		e.SummaryR1 = 100 * e.SummaryR1 / float64(e.Summaries)
@@ -274,6 +394,27 @@ func Evaluate(qs []Query, m answer.AnswerModel, minW, maxW int) Eval {
 	}
 	return e
 }
+
+// citesSpan reports whether a point of the answer is a turn of a
+// relevant span (spans are inclusive, by seq).
+func citesSpan(q Query, ps []answer.Point) bool {
+	for _, p := range ps {
+		seq := q.Ctx.Turns[p.Turn].Seq
+		for _, sp := range q.Spans {
+			if seq >= sp.Start && seq <= sp.End {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SameTurnPenalty is the shipped answer.AnswerModel.SameTurnPenalty: a
+// rule, not tuned on ROUGE (which alone would pick 0). On QMSum train,
+// with λ and the lengths of the model learned without it, it took the
+// share of answers citing a relevant turn from 62.4% to 66.7% and R-1
+// from 29.51 to 29.32; any penalty from 0.1 to 1 gave the same.
+const SameTurnPenalty = 0.1
 
 // Grids of the tuning.
 var (
@@ -289,7 +430,8 @@ func Train(qs []Query, o Options) answer.AnswerModel {
 		steps = 3000
 	}
 	w, b := Fit(qs, steps)
-	m := answer.AnswerModel{Features: answer.FeatureNames[:], Weights: make([]float64, answer.NumFeatures), Bias: round(b), Turns: o.turns()}
+	m := answer.AnswerModel{Features: answer.FeatureNames[:], Weights: make([]float64, answer.NumFeatures), Bias: round(b), Turns: o.turns(),
+		SameTurnPenalty: SameTurnPenalty, Prior: LearnPrior(qs)}
 	for k := range w {
 		m.Weights[k] = round(w[k])
 	}
@@ -314,8 +456,8 @@ func Train(qs []Query, o Options) answer.AnswerModel {
 		x.SummaryWords, x.QuestionWords = bestS, bestQ
 		e := Evaluate(qs, x, minW, maxW)
 		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "λ %.1f  summary %d words, questions %d words: R-1 %.2f R-2 %.2f R-L %.2f (%.1f words)\n",
-				l, bestS, bestQ, e.R1, e.R2, e.RL, e.Words)
+			fmt.Fprintf(o.Progress, "λ %.1f  summary %d words, questions %d words: R-1 %.2f R-2 %.2f R-L %.2f (%.1f words), %.1f%% cite a relevant turn\n",
+				l, bestS, bestQ, e.R1, e.R2, e.RL, e.Words, 100*e.Cites)
 		}
 		if e.R1 > best {
 			best, m.Lambda, m.SummaryWords, m.QuestionWords = e.R1, l, bestS, bestQ

@@ -2,6 +2,7 @@ package answertrain
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -61,5 +62,64 @@ func TestTrainDeterministic(t *testing.T) {
 	flat.Weights = make([]float64, answer.NumFeatures)
 	if got, base := Evaluate(qs, m, 40, 90), Evaluate(qs, flat, 40, 90); got.R1 <= base.R1 {
 		t.Errorf("trained R-1 %.2f not above unranked %.2f", got.R1, base.R1)
+	}
+}
+
+// q is a query of meeting m (series s) whose candidates are the sentences.
+func priorQuery(m, s, ref string, sents ...string) Query {
+	q := Query{Meeting: m, Series: s, Reference: ref}
+	for _, x := range sents {
+		q.Cands = append(q.Cands, answer.Sentence{Text: x})
+	}
+	return q
+}
+
+// LearnPrior: a token the references always have gets more than one they
+// never have, both smoothed towards the default (the share over all
+// tokens); a token in the candidates of too few meetings is left out.
+func TestLearnPrior(t *testing.T) {
+	var qs []Query
+	for i := range 10 {
+		m := fmt.Sprintf("M%d", i)
+		qs = append(qs, priorQuery(m, m, "the budget was approved", "the budget yeah", "yeah so"))
+	}
+	qs = append(qs, priorQuery("M0", "M0", "rare", "zebra"))
+	p := LearnPrior(qs)
+	// Occurrences: the 10 (all hit), budget 10 (hit), yeah 20 (none), so
+	// 10 (none), zebra 1 (none): 20 hits of 51.
+	if want := round(20.0 / 51); p.Default != want {
+		t.Errorf("default %v, want %v", p.Default, want)
+	}
+	if want := round((10 + priorSmoothing*20.0/51) / (10 + priorSmoothing)); p.Tokens["budget"] != want {
+		t.Errorf("budget %v, want %v", p.Tokens["budget"], want)
+	}
+	if !(p.Tokens["the"] > p.Default && p.Tokens["yeah"] < p.Default) {
+		t.Errorf("the %v, yeah %v, default %v", p.Tokens["the"], p.Tokens["yeah"], p.Default)
+	}
+	if _, ok := p.Tokens["zebra"]; ok {
+		t.Error("a token of one meeting in ten is in the prior")
+	}
+}
+
+// CrossFitPrior gives each query the prior of the other folds: a token
+// that only one series' references have is no better than the default
+// for that series' own sentences.
+func TestCrossFitPriorLeavesTheFoldOut(t *testing.T) {
+	var qs []Query
+	for i := range 12 {
+		m := fmt.Sprintf("S%02d", i)
+		ref := "nothing"
+		if i == 0 {
+			ref = "rubber"
+		}
+		qs = append(qs, priorQuery(m, m, ref, "rubber", "other"))
+	}
+	CrossFitPrior(qs)
+	full := LearnPrior(qs)
+	if !(full.Tokens["rubber"] > full.Tokens["other"]) {
+		t.Fatalf("on all queries rubber %v should beat other %v", full.Tokens["rubber"], full.Tokens["other"])
+	}
+	if got, other := qs[0].Cands[0].F[answer.FPrior], qs[0].Cands[1].F[answer.FPrior]; got > other {
+		t.Errorf("S00's own reference leaked into its prior: rubber %v > other %v", got, other)
 	}
 }
