@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mithub/mithub/pkg/answer"
+	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
 )
 
@@ -121,5 +123,38 @@ func TestCrossFitPriorLeavesTheFoldOut(t *testing.T) {
 	}
 	if got, other := qs[0].Cands[0].F[answer.FPrior], qs[0].Cands[1].F[answer.FPrior]; got > other {
 		t.Errorf("S00's own reference leaked into its prior: rubber %v > other %v", got, other)
+	}
+}
+
+// Ascend turns a weight that picks the wrong sentence around: each query
+// has room for one of two 50-word sentences, the reference is the one
+// with the query's terms, and the start model prefers the other.
+func TestAscendRaisesWholeAnswerROUGE(t *testing.T) {
+	good := strings.Repeat("kinetic battery charges by shaking ", 10)
+	bad := strings.Repeat("lunch was nice today thanks ", 10)
+	turns := []meetingctx.Turn{{Seq: 0, SpeakerName: "A", Text: good}, {Seq: 1, SpeakerName: "B", Text: bad}}
+	var qs []Query
+	for range 5 {
+		q := Query{Query: "how does the battery charge", Reference: good,
+			Ctx: answer.NewContext([]*meetingctx.Turn{&turns[0], &turns[1]}, []int{1, 2})}
+		g := answer.Sentence{Turn: 0, Text: good, Words: 50}
+		g.F[answer.FCover] = 1
+		b := answer.Sentence{Turn: 1, Text: bad, Words: 50}
+		b.F[answer.FShort] = 1
+		q.Cands = []answer.Sentence{g, b}
+		qs = append(qs, q)
+	}
+	m := answer.DefaultAnswerModel
+	m.Weights = make([]float64, answer.NumFeatures)
+	m.Weights[answer.FShort] = 0.3
+	m.Lambda, m.QuestionWords, m.SummaryWords = 1, 50, 50
+	before := Evaluate(qs, m, 40, 90).R1
+	got := Ascend(qs, m, 3, nil)
+	after := Evaluate(qs, got, 40, 90).R1
+	if !(after > before) || after < 99 {
+		t.Fatalf("R-1 %.1f -> %.1f, want the good sentence picked (100)", before, after)
+	}
+	if got.Weights[answer.FCover] <= 0 && got.Weights[answer.FShort] >= 0.3 {
+		t.Errorf("weights %v: neither cover rose nor short fell", got.Weights)
 	}
 }

@@ -19,7 +19,7 @@ func trainAnswersCommand() cmdline.Command {
 	return cmdline.Command{
 		Name:    "train-answers",
 		Summary: "learn the local provider's extractive answer model from QMSum specific queries (no services)",
-		Usage:   "mithub-lab train-answers DIR [--out pkg/answer/answermodel.json] [--limit N] [--steps 3000] [--turns 20]",
+		Usage:   "mithub-lab train-answers DIR [--out pkg/answer/answermodel.json] [--limit N] [--steps 3000] [--turns 20] [--rounds 3]",
 		Flags: func() *flag.FlagSet {
 			var c trainAnswersConfig
 			return trainAnswersFlags(&c)
@@ -34,6 +34,7 @@ func trainAnswersFlags(c *trainAnswersConfig) *flag.FlagSet {
 	fs.IntVar(&c.Opts.Limit, "limit", 0, "read at most N meetings (0: all)")
 	fs.IntVar(&c.Opts.Steps, "steps", 3000, "gradient descent steps")
 	fs.IntVar(&c.Opts.Turns, "turns", answertrain.DefaultTurns, "candidate turns per answer")
+	fs.IntVar(&c.Opts.Rounds, "rounds", answertrain.DefaultRounds, "rounds of coordinate ascent on whole answers' ROUGE-1 after the regression (0: none)")
 	return fs
 }
 
@@ -44,8 +45,11 @@ func runTrainAnswers(_ context.Context, e *cmdline.Env, args []string) error {
 		return err
 	}
 	c.Dir = dir
-	if c.Opts.Limit < 0 || c.Opts.Steps < 1 || c.Opts.Turns < 1 || c.Opts.Turns > 100 {
-		return cmdline.UsageErrorf("train-answers", "--limit >= 0, --steps >= 1, --turns 1..100")
+	if c.Opts.Limit < 0 || c.Opts.Steps < 1 || c.Opts.Turns < 1 || c.Opts.Turns > 100 || c.Opts.Rounds < 0 {
+		return cmdline.UsageErrorf("train-answers", "--limit >= 0, --steps >= 1, --turns 1..100, --rounds >= 0")
+	}
+	if c.Opts.Rounds == 0 {
+		c.Opts.Rounds = -1 // none
 	}
 	c.Opts.Progress = e.Stderr
 	qs, err := answertrain.Load(c.Dir, c.Opts)
