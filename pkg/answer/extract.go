@@ -313,7 +313,7 @@ func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
 		clean := cleantext.Clean(t.Text)
 		cache.rawWords, cache.cleanWords = wordCount(t.Text), wordCount(clean)
 		for _, s := range cleantext.Sentences(clean) {
-			for _, piece := range splitLong(s) {
+			for _, piece := range splitLong(cleantext.TrimLead(s)) {
 				w := wordCount(piece)
 				if w < minSentenceWords {
 					continue

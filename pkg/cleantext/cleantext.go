@@ -407,3 +407,43 @@ func Sentences(text string) []string {
 	add(text[start:])
 	return out
 }
+
+// leads are words that open a spoken sentence without adding to it when
+// it is read on its own ("And", "So", "Yeah,", "Okay,", "그래서"), and
+// soKeep the words after which "so" is part of the sentence ("so far",
+// "so that").
+var (
+	leads = map[string]bool{
+		"and": true, "so": true, "yeah": true, "okay": true, "ok": true, "oh": true, "well": true,
+		"alright": true, "anyway": true, "like": true,
+		"네": true, "예": true, "그래서": true, "그러니까": true, "근데": true, "그럼": true,
+	}
+	commaLeads = map[string]bool{"right": true, "now": true, "actually": true, "basically": true}
+	soKeep     = map[string]bool{"far": true, "much": true, "many": true, "long": true, "that": true, "to": true}
+)
+
+// TrimLead drops the words that open a sentence without adding to it
+// ("And so yeah, we need a budget." → "We need a budget."), as many as
+// there are, but never the whole sentence; "right", "now", "actually"
+// and "basically" go only when a comma follows them. The rest of the
+// sentence is kept as it is, its first letter capitalised.
+func TrimLead(sentence string) string {
+	fs := strings.Fields(sentence)
+	i := 0
+	for i < len(fs)-1 {
+		core := strings.ToLower(strings.TrimRight(fs[i], ",;:"))
+		comma := strings.HasSuffix(fs[i], ",")
+		next := strings.ToLower(strings.TrimRight(fs[i+1], ",;:.?!"))
+		switch {
+		case core == "so" && soKeep[next]:
+		case leads[core], comma && commaLeads[core]:
+			i++
+			continue
+		}
+		break
+	}
+	if i == 0 {
+		return sentence
+	}
+	return capitalise(strings.Join(fs[i:], " "))
+}

@@ -52,3 +52,25 @@ func TestSentences(t *testing.T) {
 		t.Errorf("no words gave %q", got)
 	}
 }
+
+func TestTrimLead(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"And so yeah, we need a budget.", "We need a budget."},
+		{"Okay, the remote is yellow.", "The remote is yellow."},
+		{"So far we have three designs.", "So far we have three designs."},
+		{"So that we can ship it.", "So that we can ship it."},
+		{"Right, let's start.", "Let's start."},
+		{"Right now it costs four euros.", "Right now it costs four euros."},
+		{"But the battery is too big.", "But the battery is too big."},
+		{"Yes, we agreed.", "Yes, we agreed."},
+		{"And yeah.", "Yeah."},
+		{"Well.", "Well."},
+		{"그래서 배포는 금요일에 합니다.", "배포는 금요일에 합니다."},
+		{"네 그럼 다음 주에 다시 보죠.", "다음 주에 다시 보죠."},
+		{"We need a budget.", "We need a budget."},
+	} {
+		if got := TrimLead(c.in); got != c.want {
+			t.Errorf("TrimLead(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
