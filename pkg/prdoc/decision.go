@@ -26,7 +26,13 @@ var (
 		`\b(it's|that's|it is|that is)\s+(decided|settled|agreed|final)\b`,
 		`\b(consensus|unanimous)\b`,
 		`\bwe\s+(chose|picked|opted)\b`,
-		`결정`, `확정`, `합의`, `채택`, `결론`,
+		// The Korean nouns count in a settled form only: "결정했다",
+		// "결정은 …", not "결정하는 경향" (tends to decide).
+		`결정(했|됐|되었|하죠|합시다|하자|하기로|입니다|이에요|이야|한 대로|은|을 내렸)`,
+		`확정(했|됐|되었|하죠|합시다|하자|입니다|이에요|이야|으로)`,
+		`합의(했|됐|되었|하죠|합시다|한 대로|를 봤|가 됐)`,
+		`채택(했|됐|되었|하죠|합시다|하자)`,
+		`결론(은|적으로|을 내|이 났|냈|났)`,
 		`하기로\s*(했|하|합|결정|정했|해요|하죠|하자)`,
 		`기로\s*(했|합의|정했|결정)`,
 	)
@@ -45,10 +51,17 @@ var (
 		`\b(we should|we could|shall we|should we|how about|what about|why don't we|let's|i suggest|i propose|i'd suggest|maybe we|we might|we can)\b`,
 		`(하면|는\s?게|게)\s*(어떨까|좋겠|어때)`, `(합시다|하죠|하자|할까요|제안)`,
 	)
-	weModalRE  = regexp.MustCompile(`\b(we'll|we will|we're going to|we are going to|we're gonna|we should|we need to|we have to|we can|we want)\b|(우리|저희).*(하면|해야|하죠|합시다|할)`)
-	summaryRE  = regexp.MustCompile(`^(so|okay so|ok so|alright so|all right so|then|so then)\b|^(그럼|그러면|그래서|결국)|\b(final|finally|in the end|conclusion|to sum up|overall)\b|최종|정리하면`)
-	hedgeRE    = regexp.MustCompile(`\b(maybe|probably|might|perhaps|i don't know|not sure|i guess|possibly)\b|아마|글쎄|모르겠`)
-	featureSet = []string{"bias", "strong_cue", "go_with_cue", "agrees_to_proposal", "proposal", "agreed_to", "proposal_agreed", "we_modal", "summary", "hedge", "terms"}
+	weModalRE = regexp.MustCompile(`\b(we'll|we will|we're going to|we are going to|we're gonna|we should|we need to|we have to|we can|we want)\b|(우리|저희).*(하면|해야|하죠|합시다|할)`)
+	summaryRE = regexp.MustCompile(`^(so|okay so|ok so|alright so|all right so|then|so then)\b|^(그럼|그러면|그래서|결국)|\b(final|finally|in the end|conclusion|to sum up|overall)\b|최종|정리하면`)
+	// A request to someone ("David, can you walk us through it?",
+	// "상황 설명 부탁해요") is answered with "OK" without settling
+	// anything.
+	requestRE = regexp.MustCompile(`\b(can|could|would|will) you\b|\bplease\b|부탁|해\s?주세요|해\s?줘|해\s?주실|주시겠`)
+	// Moving the meeting along ("let's move on to the budget", "그럼 그
+	// 얘기로 넘어가죠") settles nothing about the subject.
+	procedureRE = regexp.MustCompile(`\b(move|moving|go|going)\s+on\b|\bnext\s+(item|topic|point|agenda)\b|\blet's\s+(start|begin|get started|wrap up)\b|넘어가|넘어갈|다음\s*(안건|주제|순서|항목)|시작하죠|시작합시다`)
+	hedgeRE     = regexp.MustCompile(`\b(maybe|probably|might|perhaps|i don't know|not sure|i guess|possibly)\b|아마|글쎄|모르겠`)
+	featureSet  = []string{"bias", "strong_cue", "go_with_cue", "agrees_to_proposal", "proposal", "agreed_to", "proposal_agreed", "we_modal", "summary", "hedge", "terms"}
 )
 
 // DecisionFeatureNames names the features DecisionFeatures returns, in
@@ -77,7 +90,8 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 	// A proposal may be a question ("why don't we …?") when another
 	// speaker agrees to it.
 	asks := s.isQuestion() && !(proposal && agreed)
-	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !asks && !anyMatch(openCues, s.norm)
+	request := (requestRE.MatchString(s.norm) || procedureRE.MatchString(s.norm)) && !strong && !goWith
+	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !asks && !request && !anyMatch(openCues, s.norm)
 	return f, candidate
 }
 
@@ -85,11 +99,12 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 // for in.
 const replyTurns = 2
 
-// proposes reports whether a turn's last sentence proposes something.
+// proposes reports whether one of a turn's last two sentences proposes
+// something (moving the meeting along is not a proposal).
 func proposes(text string) bool {
 	ss := sentences(text)
 	for k := len(ss) - 1; k >= 0 && k >= len(ss)-2; k-- {
-		if anyMatch(proposalCues, ss[k].norm) {
+		if anyMatch(proposalCues, ss[k].norm) && !procedureRE.MatchString(ss[k].norm) {
 			return true
 		}
 	}

@@ -48,6 +48,10 @@ func TestLocalDecisions(t *testing.T) {
 		{"지영: 고객 계정 마이그레이션 방법은 아직 결정되지 않았습니다.", false},
 		{"Bob: The weather was nice this morning.", false},
 		{"Bob: Agreed.", false},
+		{"민준: 한국 시장은 무료로 먼저 써 보고 결정하는 경향이 강해서요.", false},
+		{"민수: 그 문제는 합의가 어렵습니다.", false},
+		{"지영: 결론적으로 이번 분기에는 iOS만 냅니다.", true},
+		{"지영: 출시일은 3월 31일로 확정했습니다.", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.give, func(t *testing.T) {
@@ -56,6 +60,26 @@ func TestLocalDecisions(t *testing.T) {
 				t.Errorf("decision found %v, want %v (%+v)", got, tt.want, d.Decisions)
 			}
 		})
+	}
+}
+
+// A request, or moving the meeting along, answered with "OK" is not an
+// agreed proposal.
+func TestLocalRequestIsNotADecision(t *testing.T) {
+	for _, tc := range [][]string{
+		{"지현: David, 상황 설명 부탁해요.", "David: OK. So right now sync resolves conflicts per task with last write wins."},
+		{"Ann: Bob, could you walk us through the load test numbers?", "Bob: Sure. We ran four thousand requests per second against staging."},
+		{"지현: 맞아요. 그럼 바로 그 얘기로 넘어가죠.", "David: OK. So right now sync resolves conflicts per task."},
+		{"Ann: Okay, let's move on to the marketing budget now.", "Bob: Sure, I have the numbers here."},
+	} {
+		if d := extract(t, prdoc.Input{Turns: turns(tc...)}); len(d.Decisions) > 0 {
+			t.Errorf("%q: decisions %+v, want none", tc[0], d.Decisions)
+		}
+	}
+	// A decision stated with "please" stays one.
+	d := extract(t, prdoc.Input{Turns: turns("Ann: Let's go with the blue design, please update the spec.", "Bob: Okay, will do.")})
+	if len(d.Decisions) != 1 {
+		t.Errorf("decisions %+v, want the blue design", d.Decisions)
 	}
 }
 
