@@ -96,7 +96,8 @@ type AnswerModel struct {
 // TokenPrior is, per token as ROUGE reads it, the share of its
 // occurrences in candidate sentences that the reference answer also had,
 // learned on the train split and smoothed towards Default, the share over
-// all tokens; Tokens holds only tokens common to many meetings.
+// all tokens; Tokens holds only tokens common to many meetings of every
+// corpus (see answertrain).
 type TokenPrior struct {
 	Default float64            `json:"default"`
 	Tokens  map[string]float64 `json:"tokens"`

@@ -16,7 +16,9 @@
 // One feature is itself learned: the token prior (answer.FPrior), per
 // token the share of its occurrences in candidate sentences that the
 // reference answer also had, for tokens in the candidates of at least a
-// fifth of the meetings, smoothed towards the share over all tokens. So
+// fifth of the meetings and of every corpus (AMI, ICSI, committees: a
+// token of one corpus carries its subject, not how answers are written),
+// smoothed towards the share over all tokens. So
 // that the regression sees it as it would on meetings it has not read,
 // each query's sentences get the prior learned on the other series of
 // meetings (four folds; an AMI series, ICSI's Bed/Bmr/Bro and each
@@ -135,6 +137,18 @@ func SeriesOf(name string) string {
 	return name
 }
 
+// corpusOf is the corpus of a QMSum meeting: AMI (ES, IS, TS), ICSI (B…)
+// or the committee meetings.
+func corpusOf(name string) string {
+	switch {
+	case strings.HasPrefix(name, "ES") || strings.HasPrefix(name, "IS") || strings.HasPrefix(name, "TS"):
+		return "ami"
+	case strings.HasPrefix(name, "B"):
+		return "icsi"
+	}
+	return "committee"
+}
+
 // Parameters of the token prior.
 const (
 	priorFolds = 4
@@ -146,10 +160,11 @@ const (
 )
 
 // LearnPrior learns the token prior from the queries' candidates and
-// references.
+// references (see the package comment).
 func LearnPrior(qs []Query) *answer.TokenPrior {
 	hit, n, df := map[string]int{}, map[string]int{}, map[string]int{}
 	seen := map[string]map[string]bool{}
+	kinds := map[string]map[string]bool{} // token → corpora whose candidates have it
 	allHit, allN := 0, 0
 	for _, q := range qs {
 		ref := map[string]bool{}
@@ -173,6 +188,10 @@ func LearnPrior(qs []Query) *answer.TokenPrior {
 					in[x] = true
 					df[x]++
 				}
+				if kinds[x] == nil {
+					kinds[x] = map[string]bool{}
+				}
+				kinds[x][corpusOf(q.Meeting)] = true
 			}
 		}
 	}
@@ -183,8 +202,12 @@ func LearnPrior(qs []Query) *answer.TokenPrior {
 	p0 := float64(allHit) / float64(allN)
 	p.Default = round(p0)
 	minDF := int(math.Ceil(priorMeetingShare * float64(len(seen))))
+	corpora := map[string]bool{}
+	for m := range seen {
+		corpora[corpusOf(m)] = true
+	}
 	for x, c := range n {
-		if df[x] >= minDF {
+		if df[x] >= minDF && len(kinds[x]) == len(corpora) {
 			p.Tokens[x] = round((float64(hit[x]) + priorSmoothing*p0) / (float64(c) + priorSmoothing))
 		}
 	}

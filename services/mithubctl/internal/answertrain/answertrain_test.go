@@ -158,3 +158,25 @@ func TestAscendRaisesWholeAnswerROUGE(t *testing.T) {
 		t.Errorf("weights %v: neither cover rose nor short fell", got.Weights)
 	}
 }
+
+// A token common in one corpus's meetings but absent from another's is
+// left out of the prior: it would carry one corpus's subject, not how
+// answers are written.
+func TestLearnPriorNeedsEveryCorpus(t *testing.T) {
+	var qs []Query
+	for i := range 6 {
+		ami := fmt.Sprintf("ES20%02da", i)
+		qs = append(qs, priorQuery(ami, SeriesOf(ami), "the kinetic battery", "the battery rubber"))
+		icsi := fmt.Sprintf("Bmr0%02d", i)
+		qs = append(qs, priorQuery(icsi, SeriesOf(icsi), "the recognizer", "the recognizer"))
+	}
+	p := LearnPrior(qs)
+	if _, ok := p.Tokens["the"]; !ok {
+		t.Error("the, in both corpora, is not in the prior")
+	}
+	for _, x := range []string{"batteri", "rubber", "recogn"} {
+		if v, ok := p.Tokens[x]; ok {
+			t.Errorf("%s (one corpus) is in the prior at %v", x, v)
+		}
+	}
+}
