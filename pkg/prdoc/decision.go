@@ -60,8 +60,12 @@ var (
 	// Moving the meeting along ("let's move on to the budget", "그럼 그
 	// 얘기로 넘어가죠") settles nothing about the subject.
 	procedureRE = regexp.MustCompile(`\b(move|moving|go|going)\s+on\b|\bnext\s+(item|topic|point|agenda)\b|\blet's\s+(start|begin|get started|wrap up)\b|넘어가|넘어갈|다음\s*(안건|주제|순서|항목)|시작하죠|시작합시다`)
-	hedgeRE     = regexp.MustCompile(`\b(maybe|probably|might|perhaps|i don't know|not sure|i guess|possibly)\b|아마|글쎄|모르겠`)
-	featureSet  = []string{"bias", "strong_cue", "go_with_cue", "agrees_to_proposal", "proposal", "agreed_to", "proposal_agreed", "we_modal", "summary", "hedge", "terms"}
+	// Taking on a task ("네, 금요일까지 머지할게요", "I'll send it
+	// tomorrow") is an action item, not a decision, even as the answer
+	// to a proposal.
+	commitRE   = regexp.MustCompile(`\b(i'll|i will|i'm going to|i am going to|i can)\b|(할게요|할께요|하겠습니다|드릴게요|드리겠습니다|볼게요|보겠습니다)`)
+	hedgeRE    = regexp.MustCompile(`\b(maybe|probably|might|perhaps|i don't know|not sure|i guess|possibly)\b|아마|글쎄|모르겠`)
+	featureSet = []string{"bias", "strong_cue", "go_with_cue", "agrees_to_proposal", "proposal", "agreed_to", "proposal_agreed", "we_modal", "summary", "hedge", "terms"}
 )
 
 // DecisionFeatureNames names the features DecisionFeatures returns, in
@@ -90,7 +94,7 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 	// A proposal may be a question ("why don't we …?") when another
 	// speaker agrees to it.
 	asks := s.isQuestion() && !(proposal && agreed)
-	request := (requestRE.MatchString(s.norm) || procedureRE.MatchString(s.norm)) && !strong && !goWith
+	request := (requestRE.MatchString(s.norm) || procedureRE.MatchString(s.norm) || commitRE.MatchString(s.norm)) && !strong && !goWith
 	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !asks && !request && !anyMatch(openCues, s.norm)
 	return f, candidate
 }

@@ -64,7 +64,7 @@ func TestLocalDecisions(t *testing.T) {
 }
 
 // A request, or moving the meeting along, answered with "OK" is not an
-// agreed proposal.
+// agreed proposal, and taking on a task is not a decision.
 func TestLocalRequestIsNotADecision(t *testing.T) {
 	for _, tc := range [][]string{
 		{"지현: David, 상황 설명 부탁해요.", "David: OK. So right now sync resolves conflicts per task with last write wins."},
@@ -76,8 +76,14 @@ func TestLocalRequestIsNotADecision(t *testing.T) {
 			t.Errorf("%q: decisions %+v, want none", tc[0], d.Decisions)
 		}
 	}
+	// The proposal agreed to is the decision; the reply taking the task on
+	// is not.
+	d := extract(t, prdoc.Input{Turns: turns("지현: 그 수정은 이번 주에 머지하면 어때요?", "서연: 네, 이번 주 금요일까지 머지할게요.")})
+	if len(d.Decisions) != 1 || d.Decisions[0].Seq != 0 {
+		t.Errorf("decisions %+v, want the proposal (turn 0) only", d.Decisions)
+	}
 	// A decision stated with "please" stays one.
-	d := extract(t, prdoc.Input{Turns: turns("Ann: Let's go with the blue design, please update the spec.", "Bob: Okay, will do.")})
+	d = extract(t, prdoc.Input{Turns: turns("Ann: Let's go with the blue design, please update the spec.", "Bob: Okay, will do.")})
 	if len(d.Decisions) != 1 {
 		t.Errorf("decisions %+v, want the blue design", d.Decisions)
 	}
