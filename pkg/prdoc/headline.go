@@ -13,7 +13,9 @@ import (
 // item is titled instead with a key phrase of its most central sentence:
 // the sentence whose content terms are the most frequent in the item, and
 // in it the run of two to maxHeadlineWords consecutive content words with
-// the highest total frequency. An item with no such run keeps its title.
+// the highest total frequency, words that occur at least minHeadlineTF
+// times in the item (twice when no run has such words). An item with no
+// such run keeps its title.
 
 const (
 	maxHeadlineWords = 5
@@ -23,7 +25,7 @@ const (
 
 // headlineStop are words that make no heading: discourse, pronouns and
 // common verbs the search stop list keeps.
-var headlineStop = textutilSet("about whether other thing things something anything everything stuff lot bit way actually said say says saw see seen used use using going want need make made guess maybe probably basically course fine good great sure little much many well okay also already still even just thing point idea question problem sense time times first second next last people person she they anyway mean means now understand remember talking done doing reading three four five thirty quite always sorta start off easy really give gives may might wanna gonna", "그냥 이제 그런 이런 저런 그게 이게 거기 여기 진짜 정말 많이 약간 일단 혹시 아마")
+var headlineStop = textutilSet("about whether other thing things something anything everything stuff lot bit way actually said say says saw see seen used use using going want need make made guess maybe probably basically course fine good great sure little much many well okay also already still even just thing point idea question problem sense time times first second next last people person she they anyway mean means now understand remember talking done doing reading three four five thirty quite always sorta start off easy really give gives may might wanna gonna under over after before between without within across against during through toward towards upon onto than via", "그냥 이제 그런 이런 저런 그게 이게 거기 여기 진짜 정말 많이 약간 일단 혹시 아마")
 
 func textutilSet(lists ...string) map[string]bool {
 	m := map[string]bool{}
@@ -53,23 +55,31 @@ func headline(turns []Turn, from, to int) string {
 			}
 		}
 	}
-	best, bestScore := "", 0.0
-	for _, s := range cands {
-		sum := 0
-		for _, w := range textutil.Terms(nil, s.text) {
-			sum += tf[w] - 1
+	// Words that recur three times make the heading; in a short item,
+	// where few do, words that recur twice.
+	for _, minTF := range []int{minHeadlineTF, 2} {
+		best, bestScore := "", 0.0
+		for _, s := range cands {
+			sum := 0
+			for _, w := range textutil.Terms(nil, s.text) {
+				sum += tf[w] - 1
+			}
+			score := float64(sum) / float64(s.terms)
+			if phrase := keyPhrase(s.text, tf, minTF); phrase != "" && score > bestScore {
+				best, bestScore = phrase, score
+			}
 		}
-		score := float64(sum) / float64(s.terms)
-		if phrase := keyPhrase(s.text, tf); phrase != "" && score > bestScore {
-			best, bestScore = phrase, score
+		if best != "" {
+			return best
 		}
 	}
-	return best
+	return ""
 }
 
-// keyPhrase is the run of consecutive content words of text with the
-// highest total frequency in tf, two to maxHeadlineWords words long.
-func keyPhrase(text string, tf map[string]int) string {
+// keyPhrase is the run of consecutive content words of text, each with a
+// frequency of at least minTF in tf, with the highest total frequency,
+// two to maxHeadlineWords words long.
+func keyPhrase(text string, tf map[string]int, minTF int) string {
 	var (
 		best      []string
 		bestScore int
@@ -93,7 +103,7 @@ func keyPhrase(text string, tf map[string]int) string {
 	for _, w := range strings.Fields(text) {
 		word := strings.Trim(w, ",.;:!?\"'()")
 		terms := textutil.Terms(nil, word)
-		if len(terms) != 1 || utf8.RuneCountInString(terms[0]) < 3 && !hasHangul(word) || tf[terms[0]] < minHeadlineTF || headlineStop[terms[0]] || strings.ContainsAny(word, "'’") {
+		if len(terms) != 1 || utf8.RuneCountInString(terms[0]) < 3 && !hasHangul(word) || tf[terms[0]] < minTF || headlineStop[terms[0]] || strings.ContainsAny(word, "'’") {
 			consider()
 			continue
 		}

@@ -30,6 +30,11 @@ func TestHeadline(t *testing.T) {
 			"배포 일정 검토는 다음 주에 끝납니다.",
 			"그럼 배포 일정 검토 결과를 공유할게요.",
 		), 0, 2, "배포 일정 검토"},
+		{"short item: words that recur twice, no preposition at the end", mk(
+			"Five percent on day one, then the sync error rate under half a percent.",
+			"The sync error rate under load was fine on staging.",
+			"Good, I'll check it.",
+		), 0, 2, "Sync error rate"},
 		{"outside the item", mk(
 			"The remote control casing is rubber.",
 			"The remote control casing is plastic.",
