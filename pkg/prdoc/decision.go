@@ -11,9 +11,11 @@ import (
 
 // Decision candidates and their scorer. A sentence is a candidate when it
 // settles something by the rules: a decision cue ("we decided", "let's go
-// with", "결정", "하기로"), an agreement that answers another speaker's
+// with", "결정했", "하기로"), an agreement that answers another speaker's
 // proposal ("yeah, let's do that" after "why don't we …"), or a proposal
-// another speaker agrees to in the next turns. Candidates are ranked by a
+// another speaker agrees to in the next turns; not a request to someone,
+// moving the meeting along or taking a task on, which an "OK" answers
+// without settling anything. Candidates are ranked by a
 // logistic-regression model over cue features, learned from the QMSum
 // train split (mithub-lab train-decisions; make train-decisions).
 
@@ -94,8 +96,10 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 	// A proposal may be a question ("why don't we …?") when another
 	// speaker agrees to it.
 	asks := s.isQuestion() && !(proposal && agreed)
-	request := (requestRE.MatchString(s.norm) || procedureRE.MatchString(s.norm) || commitRE.MatchString(s.norm)) && !strong && !goWith
-	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !asks && !request && !anyMatch(openCues, s.norm)
+	// A request, moving the meeting along or taking a task on settles
+	// nothing unless it says so in a decision's words.
+	settlesNothing := (requestRE.MatchString(s.norm) || procedureRE.MatchString(s.norm) || commitRE.MatchString(s.norm)) && !strong && !goWith
+	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !asks && !settlesNothing && !anyMatch(openCues, s.norm)
 	return f, candidate
 }
 
