@@ -30,6 +30,7 @@ func TestUsageErrors(t *testing.T) {
 		{name: "no command", give: nil, wantErr: "no command (see 'mithub-lab help')"},
 		{name: "user command", give: []string{"replay"}, wantErr: `unknown command "replay"`},
 		{name: "train-answers without dir", give: []string{"train-answers"}, wantErr: "train-answers: a QMSum directory is required, e.g. ../shared/data/qmsum/train"},
+		{name: "train-answers negative rounds", give: []string{"train-answers", "dir", "--rounds", "-1"}, wantErr: "--rounds >= 0"},
 		{name: "train-decisions flags only", give: []string{"train-decisions", "--out", "x.json"}, wantErr: "train-decisions: a QMSum directory is required"},
 		{name: "train-retrieval bad flag", give: []string{"train-retrieval", "dir", "--speed", "2"}, wantErr: "flag provided but not defined: -speed (see 'mithub-lab help train-retrieval')"},
 		{name: "eval-pr without dir", give: []string{"eval-pr"}, wantErr: "eval-pr: a QMSum directory is required, e.g. ../shared/data/qmsum/val"},
