@@ -17,6 +17,13 @@ const (
 	// askServerAgain is how long a track or sender the server did not
 	// know either, or could not be asked about, is not asked about again.
 	askServerAgain = time.Second
+	// ownerGrace is how long after a transcribed track was first found
+	// unknown its transcript waits for the track's owner to appear (a
+	// track published just before its first transcript may be unknown to
+	// the server too for a moment), asking every ownerPoll, before the
+	// segment is attributed to its sender.
+	ownerGrace = 1500 * time.Millisecond
+	ownerPoll  = 250 * time.Millisecond
 )
 
 // roster names senders and the owners of transcribed tracks. It looks in
@@ -31,10 +38,15 @@ type roster struct {
 	tracks map[string]transcript.Participant // track sid → owner, from the server
 	names  map[string]string                 // identity → name, from the server
 	missed map[string]time.Time              // what the server did not know, when asked
+	// unknown holds when each track was first found unknown; grace and
+	// poll are ownerGrace and ownerPoll.
+	unknown     map[string]time.Time
+	grace, poll time.Duration
 }
 
 func newRoster(list func(ctx context.Context) ([]*livekit.ParticipantInfo, error)) *roster {
-	return &roster{list: list, tracks: map[string]transcript.Participant{}, names: map[string]string{}, missed: map[string]time.Time{}}
+	return &roster{list: list, tracks: map[string]transcript.Participant{}, names: map[string]string{}, missed: map[string]time.Time{},
+		unknown: map[string]time.Time{}, grace: ownerGrace, poll: ownerPoll}
 }
 
 // serverList lists a room's participants through the RoomService API.
@@ -73,7 +85,10 @@ func (r *roster) ask(key string) error {
 	return nil
 }
 
-// trackOwner finds the participant that published a track.
+// trackOwner finds the participant that published a track. A track
+// neither the connection nor the server knows is waited for, asking again
+// every poll, until grace has passed since it was first found unknown;
+// later segments of a track still unknown after that do not wait.
 func (r *roster) trackOwner(lk *lksdk.Room, sid string) (transcript.Participant, bool, error) {
 	if p, ok := trackOwner(lk, sid); ok {
 		return p, true, nil
@@ -82,8 +97,28 @@ func (r *roster) trackOwner(lk *lksdk.Room, sid string) (transcript.Participant,
 		return p, true, nil
 	}
 	err := r.ask("track:" + sid)
-	p, ok := r.tracks[sid]
-	return p, ok, err
+	if p, ok := r.tracks[sid]; ok || err != nil {
+		return p, ok, err
+	}
+	first, ok := r.unknown[sid]
+	if !ok {
+		first = time.Now()
+		r.unknown[sid] = first
+	}
+	for left := r.grace - time.Since(first); left > 0; left = r.grace - time.Since(first) {
+		time.Sleep(min(r.poll, left))
+		if p, ok := trackOwner(lk, sid); ok {
+			return p, true, nil
+		}
+		delete(r.missed, "track:"+sid)
+		if err := r.ask("track:" + sid); err != nil {
+			return transcript.Participant{}, false, err
+		}
+		if p, ok := r.tracks[sid]; ok {
+			return p, true, nil
+		}
+	}
+	return transcript.Participant{}, false, nil
 }
 
 // participant names a sender by identity.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/livekit/protocol/livekit"
 )
@@ -24,6 +25,7 @@ func TestRosterAsksTheServerAboutUnseenParticipants(t *testing.T) {
 			{Identity: "stt-agent", Name: "Transcriber"},
 		}, nil
 	})
+	r.grace = 0 // TestRosterWaitsForATrackPublishedJustBefore
 	p, ok, err := r.trackOwner(nil, "TR_kim_mic")
 	if err != nil || !ok || p.Identity != "kim" || p.Name != "김민수" {
 		t.Fatalf("owner of TR_kim_mic = %+v, %v, %v; want kim", p, ok, err)
@@ -50,5 +52,41 @@ func TestRosterAsksTheServerAboutUnseenParticipants(t *testing.T) {
 	}
 	if p, ok, _ := r.trackOwner(nil, "TR_kim_mic"); !ok || p.Identity != "kim" {
 		t.Fatal("a known owner was forgotten while the server is down")
+	}
+}
+
+// A track the server learns about only after its first transcript
+// arrived is waited for: the segment gets the track's owner, not its
+// sender. A track that never appears is given up after the grace, and the
+// next segment of it does not wait again.
+func TestRosterWaitsForATrackPublishedJustBefore(t *testing.T) {
+	calls := 0
+	r := newRoster(func(context.Context) ([]*livekit.ParticipantInfo, error) {
+		calls++
+		ps := []*livekit.ParticipantInfo{{Identity: "stt-agent", Name: "Transcriber"}}
+		if calls >= 3 {
+			ps = append(ps, &livekit.ParticipantInfo{Identity: "kim", Name: "김민수", Tracks: []*livekit.TrackInfo{{Sid: "TR_kim_mic"}}})
+		}
+		return ps, nil
+	})
+	r.grace, r.poll = 10*time.Second, time.Millisecond
+	p, ok, err := r.trackOwner(nil, "TR_kim_mic")
+	if err != nil || !ok || p.Identity != "kim" {
+		t.Fatalf("owner = %+v, %v, %v; want kim once the server lists the track", p, ok, err)
+	}
+	if calls != 3 {
+		t.Fatalf("%d server calls, want 3 (asked until the track appeared)", calls)
+	}
+	r.grace = 20 * time.Millisecond
+	start := time.Now()
+	if _, ok, _ := r.trackOwner(nil, "TR_never"); ok {
+		t.Fatal("a track nobody published has an owner")
+	}
+	if waited := time.Since(start); waited < r.grace {
+		t.Fatalf("gave up after %v, before the grace of %v", waited, r.grace)
+	}
+	before := calls
+	if _, ok, _ := r.trackOwner(nil, "TR_never"); ok || calls != before {
+		t.Fatalf("the next segment of a track given up on asked the server again (%d -> %d calls)", before, calls)
 	}
 }
