@@ -18,21 +18,22 @@
 // reference answer also had, for tokens in the candidates of at least a
 // fifth of the meetings and of every corpus (AMI, ICSI, committees: a
 // token of one corpus carries its subject, not how answers are written),
-// smoothed towards the share over all tokens. So
-// that the regression sees it as it would on meetings it has not read,
-// each query's sentences get the prior learned on the other series of
-// meetings (four folds; an AMI series, ICSI's Bed/Bmr/Bro and each
-// committee meeting are one series), and the shipped model the prior of
-// all of them. On QMSum train, with the earlier weights, adding the
-// out-of-fold prior to the score raised R-1 from 27.7 to 29.8.
+// smoothed towards the share over all tokens. So that the regression sees
+// it as it would on meetings it has not read, each query's sentences get
+// the prior learned on the other series of meetings (four folds; an AMI
+// series, ICSI's Bed/Bmr/Bro and each committee meeting are one series),
+// and the shipped model the prior of all of them. On QMSum train, with
+// the earlier weights, adding the out-of-fold prior to the score raised
+// R-1 from 27.7 to 29.8.
 //
 // A logistic regression is fitted to these soft labels by full-batch
 // gradient descent (fixed steps, L2), then the MMR λ and the target
 // lengths of summary requests and of other questions are chosen by grid
 // search on the mean ROUGE-1 F1 of the whole answers against the
 // reference answers; the weights are refined by coordinate ascent on that
-// same mean (Ascend), and λ and the lengths chosen again. Same meetings in, same model out: meetings are read
-// in name order and every step is deterministic.
+// same mean (Ascend), and λ and the lengths chosen again. Same meetings
+// in, same model out: meetings are read in name order and every step is
+// deterministic.
 package answertrain
 
 import (
