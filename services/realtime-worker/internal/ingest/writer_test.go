@@ -185,11 +185,16 @@ func TestSpoolSurvivesRestart(t *testing.T) {
 
 	e.proxy.Restore()
 	r2 := startWriter(t, e.proxied, dir)
-	waitFor(t, "the next process to drain the spool", func() bool { return len(e.rows(t)) == 20 })
-	if st := r2.w.Stats(); st.Pending != 0 {
-		t.Errorf("stats after drain %+v", st)
+	// The rows are committed before the spool is acknowledged: wait for
+	// both.
+	waitFor(t, "the next process to drain the spool", func() bool {
+		return len(e.rows(t)) == 20 && r2.w.Stats().Pending == 0
+	})
+	rows := e.rows(t)
+	if len(rows) != 20 {
+		t.Fatalf("%d rows after the drain, want 20", len(rows))
 	}
-	for i, tr := range e.rows(t) {
+	for i, tr := range rows {
 		if tr.SegmentID != utt(i).SegmentID {
 			t.Errorf("row %d is %s, want %s", i, tr.SegmentID, utt(i).SegmentID)
 		}
