@@ -571,7 +571,6 @@ func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 	}
 	var picked []Sentence
 	used := make([]bool, len(pool))
-	turns := map[int]bool{}
 	words := 0
 	for words < target {
 		best, bestV := -1, math.Inf(-1)
@@ -579,12 +578,13 @@ func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 			if used[k] || words+s.Words > maxWords {
 				continue
 			}
-			sim := 0.0
+			sim, sameTurn := 0.0, false
 			for _, p := range picked {
 				sim = max(sim, jaccard(s.terms, p.terms))
+				sameTurn = sameTurn || p.Turn == s.Turn
 			}
 			v := m.Lambda*s.Score - (1-m.Lambda)*sim
-			if turns[s.Turn] {
+			if sameTurn {
 				v -= m.SameTurnPenalty
 			}
 			if v > bestV {
@@ -595,7 +595,6 @@ func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 			break
 		}
 		used[best] = true
-		turns[pool[best].Turn] = true
 		picked = append(picked, pool[best])
 		words += pool[best].Words
 	}

@@ -129,11 +129,15 @@ func Load(dir string, o Options) ([]Query, error) {
 // SeriesOf is the series of a QMSum meeting: an AMI series (ES2002 of
 // ES2002a), ICSI's kinds (Bed, Bmr, Bro, ...), else the meeting itself.
 func SeriesOf(name string) string {
-	switch {
-	case len(name) >= 6 && (strings.HasPrefix(name, "ES") || strings.HasPrefix(name, "IS") || strings.HasPrefix(name, "TS")):
-		return name[:6]
-	case len(name) >= 3 && name[0] == 'B':
-		return name[:3]
+	switch corpusOf(name) {
+	case "ami":
+		if len(name) >= 6 {
+			return name[:6]
+		}
+	case "icsi":
+		if len(name) >= 3 {
+			return name[:3]
+		}
 	}
 	return name
 }
