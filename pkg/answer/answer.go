@@ -208,12 +208,17 @@ type Indexed struct {
 	// often Terms[i] occurs.
 	Terms []string
 	Freqs []int32
-	Words int
+	// Stems and StemFreqs are the same for the turn's stemmed terms
+	// (textutil.Stemmed), which turn search reads; they share Terms and
+	// Freqs when stemming changes none of them.
+	Stems     []string
+	StemFreqs []int32
+	Words     int
 	// nterms is the sum of Freqs.
 	nterms int
 	// sig has bit termBit(w) set for every term w: a clear bit proves a
-	// term absent without searching Terms.
-	sig termSig
+	// term absent without searching Terms; stemSig is the same for Stems.
+	sig, stemSig termSig
 	// wake caches what a wake-word matcher found in the turn (see
 	// Exclusion.wake): the matcher's ID << 2 | a wakeResult, read and
 	// written atomically, since indexes are shared by concurrent asks.
@@ -241,24 +246,43 @@ func Index(turns []meetingctx.Turn) []Indexed {
 	var buf []string
 	for i, t := range turns {
 		buf = textutil.Terms(buf[:0], t.Text)
-		slices.Sort(buf)
-		d := Indexed{Turn: t, Words: wordCount(t.Text), sents: &turnSentences{}}
-		for j, w := range buf {
-			if j > 0 && w == buf[j-1] {
-				d.Freqs[len(d.Freqs)-1]++
-				d.nterms++
-				continue
-			}
-			d.Terms = append(d.Terms, w)
-			d.Freqs = append(d.Freqs, 1)
-			d.nterms++
-			word, bit := termBit(w)
-			d.sig[word] |= bit
+		stemmed := false
+		for _, w := range buf {
+			stemmed = stemmed || textutil.Stem(w) != w
 		}
-		d.Terms, d.Freqs = slices.Clip(d.Terms), slices.Clip(d.Freqs)
+		d := Indexed{Turn: t, Words: wordCount(t.Text), sents: &turnSentences{}}
+		d.Terms, d.Freqs, d.sig = countTerms(buf)
+		d.nterms = len(buf)
+		d.Stems, d.StemFreqs, d.stemSig = d.Terms, d.Freqs, d.sig
+		if stemmed {
+			for j, w := range buf {
+				buf[j] = textutil.Stem(w)
+			}
+			d.Stems, d.StemFreqs, d.stemSig = countTerms(buf)
+		}
 		out[i] = d
 	}
 	return out
+}
+
+// countTerms sorts terms and returns the distinct ones, sorted, with
+// their counts and signature.
+func countTerms(terms []string) ([]string, []int32, termSig) {
+	slices.Sort(terms)
+	var distinct []string
+	var freqs []int32
+	var sig termSig
+	for j, w := range terms {
+		if j > 0 && w == terms[j-1] {
+			freqs[len(freqs)-1]++
+			continue
+		}
+		distinct = append(distinct, w)
+		freqs = append(freqs, 1)
+		word, bit := termBit(w)
+		sig[word] |= bit
+	}
+	return slices.Clip(distinct), slices.Clip(freqs), sig
 }
 
 // Terms is a meetingctx.TurnTerms over indexed turns: turn search reads
@@ -269,14 +293,14 @@ type Terms []*Indexed
 // Terms is the number of search terms of turn i.
 func (x Terms) Terms(i int) int { return x[i].nterms }
 
-// Counter returns how often qterms[j] occurs in turn i.
+// Counter returns how often the stemmed term qterms[j] occurs in turn i.
 func (x Terms) Counter(qterms []string) func(i, j int) int {
 	words := make([]int, len(qterms))
 	bits := make([]uint64, len(qterms))
 	for j, w := range qterms {
 		words[j], bits[j] = termBit(w)
 	}
-	return func(i, j int) int { return x[i].freq(qterms[j], words[j], bits[j]) }
+	return func(i, j int) int { return x[i].stemFreq(qterms[j], words[j], bits[j]) }
 }
 
 var _ meetingctx.TurnTerms = Terms(nil)
@@ -289,6 +313,17 @@ func (d *Indexed) freq(term string, word int, bit uint64) int {
 	}
 	if i, ok := slices.BinarySearch(d.Terms, term); ok {
 		return int(d.Freqs[i])
+	}
+	return 0
+}
+
+// stemFreq is freq for a stemmed term among the turn's Stems.
+func (d *Indexed) stemFreq(stem string, word int, bit uint64) int {
+	if d.stemSig[word]&bit == 0 {
+		return 0
+	}
+	if i, ok := slices.BinarySearch(d.Stems, stem); ok {
+		return int(d.StemFreqs[i])
 	}
 	return 0
 }

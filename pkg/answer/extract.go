@@ -255,12 +255,7 @@ var questionWords = map[string]bool{
 // stemmedTerms returns the distinct search terms of s, English ones
 // Porter-stemmed, sorted.
 func stemmedTerms(s string) []string {
-	ts := textutil.Terms(nil, s)
-	for i, t := range ts {
-		if len(t) > 3 && t[0] < 0x80 {
-			ts[i] = rouge.Stem(t)
-		}
-	}
+	ts := textutil.Stemmed(nil, s)
 	slices.Sort(ts)
 	return slices.Compact(ts)
 }
@@ -319,12 +314,7 @@ func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
 				if w < minSentenceWords {
 					continue
 				}
-				ts := textutil.Terms(nil, piece)
-				for i, x := range ts {
-					if len(x) > 3 && x[0] < 0x80 {
-						ts[i] = rouge.Stem(x)
-					}
-				}
+				ts := textutil.Stemmed(nil, piece)
 				slices.Sort(ts)
 				cs := cleanSentence{text: piece, words: w, prior: DefaultAnswerModel.Prior.Mean(rouge.Tokens(piece))}
 				for i, x := range ts {

@@ -3,6 +3,7 @@ package answer_test
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/mithub/mithub/pkg/answer"
@@ -20,13 +21,14 @@ func TestTermsRankAsTokenising(t *testing.T) {
 	turns := randomTurns(rand.New(rand.NewPCG(5, 6)), c, 400)
 	turns[17].Text = "예산 budget 예산을 줄입시다, the budget review"
 	turns[230].Text = "출시 일정과 예산은 다음 주에 확정합니다, launch date"
+	turns[301].Text = "the budgets were reviewed, launching later"
 	idx := answer.Index(turns)
 	docs := make(answer.Terms, len(idx))
 	for i := range idx {
 		docs[i] = &idx[i]
 	}
 	w := meetingctx.TurnWeights{BM25: 1, BM25Ctx: 0.5, Length: 0.3, BM25Wide: 1, Window: 2}
-	for _, query := range []string{"budget review", "예산 출시", "launch date", "zzz"} {
+	for _, query := range []string{"budget review", "예산 출시", "launch date", "budgets reviewed", "zzz"} {
 		q := meetingctx.TurnQuery{Query: query, Turns: turns}
 		want := meetingctx.RankTurns(q, w, 0)
 		q.Indexed = docs
@@ -36,6 +38,12 @@ func TestTermsRankAsTokenising(t *testing.T) {
 		}
 		if query != "zzz" && len(want) == 0 {
 			t.Fatalf("%q matched nothing: the test proves nothing", query)
+		}
+		// Stemmed terms: each form of the words finds turn 301.
+		if query == "budget review" || query == "budgets reviewed" {
+			if !slices.ContainsFunc(got, func(h meetingctx.TurnHit) bool { return h.Seq == turns[301].Seq }) {
+				t.Errorf("%q missed %q", query, turns[301].Text)
+			}
 		}
 	}
 }

@@ -23,7 +23,8 @@ type TurnHit struct {
 // TurnWeights fuse the per-turn features of turn search into one score:
 // a weighted sum of
 //
-//	BM25      the turn's BM25 against the query, over the max in the meeting
+//	BM25      the turn's BM25 against the query (textutil.Stemmed terms:
+//	          "buttons" finds "button"), over the max in the meeting
 //	BM25Ctx   the mean of that over the turns within Window of it
 //	Embed     the cosine of query and turn embeddings (negatives as 0),
 //	          over the max in the meeting
@@ -32,6 +33,8 @@ type TurnHit struct {
 //	          topic's (0 for a topic the query does not match)
 //	Length    log(1 + words of the turn) / log(1 + 100), capped at 1
 //	BM25Wide  the mean of BM25 over the turns within 3×Window of it
+//	Speaker   1 when the query names the turn's speaker ("What did
+//	          Marketing think of …", "김민수님이 … 뭐라고 했어?"), else 0
 //
 // Every feature is in [0, 1] and relative to the meeting, so weights
 // learned on one set of meetings carry to others. The shipped weights
@@ -45,6 +48,8 @@ type TurnWeights struct {
 	Length   float64 `json:"length"`
 	// BM25Wide is the mean of BM25 over the turns within 3×Window.
 	BM25Wide float64 `json:"bm25_wide"`
+	// Speaker weighs turns by the speaker the query names.
+	Speaker float64 `json:"speaker"`
 	// Window is the half-width, in turns, of the context features.
 	Window int `json:"window"`
 	// QueryStop are question words dropped from the query before BM25
@@ -54,16 +59,16 @@ type TurnWeights struct {
 }
 
 // TurnFeatureCount is the number of features a TurnWeights weighs.
-const TurnFeatureCount = 7
+const TurnFeatureCount = 8
 
 // Vector returns the weights in feature order.
 func (w TurnWeights) Vector() [TurnFeatureCount]float64 {
-	return [TurnFeatureCount]float64{w.BM25, w.BM25Ctx, w.Embed, w.EmbedCtx, w.Prior, w.Length, w.BM25Wide}
+	return [TurnFeatureCount]float64{w.BM25, w.BM25Ctx, w.Embed, w.EmbedCtx, w.Prior, w.Length, w.BM25Wide, w.Speaker}
 }
 
 // WithVector returns w with the weights of v in feature order.
 func (w TurnWeights) WithVector(v [TurnFeatureCount]float64) TurnWeights {
-	w.BM25, w.BM25Ctx, w.Embed, w.EmbedCtx, w.Prior, w.Length, w.BM25Wide = v[0], v[1], v[2], v[3], v[4], v[5], v[6]
+	w.BM25, w.BM25Ctx, w.Embed, w.EmbedCtx, w.Prior, w.Length, w.BM25Wide, w.Speaker = v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]
 	return w
 }
 
@@ -95,7 +100,8 @@ func ParseTurnWeights(b []byte) (TurnWeights, error) {
 
 // TurnQuery is one turn search over a meeting's turns.
 type TurnQuery struct {
-	// Query is the question; its terms are scored with BM25.
+	// Query is the question; its terms are scored with BM25, and the
+	// speakers it names are looked for among the turns' speakers.
 	Query string
 	// QueryVec is the query's embedding (nil: no embedding leg).
 	QueryVec []float32
@@ -107,9 +113,9 @@ type TurnQuery struct {
 	// gets TopicScores[j]. Both may be empty.
 	Topics      []Topic
 	TopicScores []float64
-	// Indexed, when set, gives the turns' search terms (as textutil.Terms
-	// makes them) from an index built once, so turns are not tokenised
-	// again for every query.
+	// Indexed, when set, gives the turns' search terms (as
+	// textutil.Stemmed makes them) from an index built once, so turns are
+	// not tokenised again for every query.
 	Indexed TurnTerms
 	// MinCosine is the similarity at which the embedding alone makes a
 	// turn a hit; below it a turn needs a query term in it or near it.
@@ -120,8 +126,8 @@ type TurnQuery struct {
 type TurnTerms interface {
 	// Terms is the number of search terms of turn i, repeats counted.
 	Terms(i int) int
-	// Counter returns, for a query's terms, how often term j occurs in
-	// turn i.
+	// Counter returns, for a query's stemmed terms, how often term j
+	// occurs in turn i's stemmed terms.
 	Counter(qterms []string) func(i, j int) int
 }
 
@@ -165,10 +171,11 @@ func turnScores(q TurnQuery, w TurnWeights) ([][TurnFeatureCount]float64, []bool
 	lexCtx, cosCtx, lexWide := windowMean(lex, window), windowMean(cos, window), windowMean(lex, 3*window)
 	prior := turnPrior(q.Turns, q.Topics, q.TopicScores)
 	lens := turnLengths(q)
+	named := speakerNamed(q)
 	for i := range q.Turns {
 		reach[i] = reach[i] || lexCtx[i] > 0
 		length := math.Min(math.Log1p(float64(lens[i]))/math.Log1p(100), 1)
-		out[i] = [TurnFeatureCount]float64{lex[i], lexCtx[i], cos[i], cosCtx[i], prior[i], length, lexWide[i]}
+		out[i] = [TurnFeatureCount]float64{lex[i], lexCtx[i], cos[i], cosCtx[i], prior[i], length, lexWide[i], named[i]}
 	}
 	return out, reach
 }
@@ -233,13 +240,13 @@ func turnLengths(q TurnQuery) []int {
 	return out
 }
 
-// turnBM25 scores each turn as a document against the query's terms
-// (less stop, unless nothing else is left).
+// turnBM25 scores each turn as a document against the query's stemmed
+// terms (less stop, unless nothing else is left).
 func turnBM25(q TurnQuery, stop []string) []float64 {
 	turns := q.Turns
 	scores := make([]float64, len(turns))
 	qterms := map[string]bool{}
-	for _, w := range textutil.Terms(nil, q.Query) {
+	for _, w := range textutil.Stemmed(nil, q.Query) {
 		qterms[w] = true
 	}
 	// Question words go, unless the question is made of nothing else.
@@ -281,7 +288,7 @@ func turnBM25(q TurnQuery, stop []string) []float64 {
 				}
 			}
 		} else {
-			words = textutil.Terms(words[:0], t.Text)
+			words = textutil.Stemmed(words[:0], t.Text)
 			for _, w := range words {
 				if j, ok := slices.BinarySearch(qlist, w); ok {
 					if tf[i] == nil {

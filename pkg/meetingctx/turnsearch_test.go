@@ -169,6 +169,71 @@ func TestRankTurnsQueryStopwords(t *testing.T) {
 	}
 }
 
+// The query's words find their other forms ("buttons" the turn about a
+// button, "discussed" a discussion).
+func TestRankTurnsStemmed(t *testing.T) {
+	q := TurnQuery{Turns: []Turn{
+		{Seq: 0, Text: "the red button was too small"},
+		{Seq: 1, Text: "our discussion of the budget"},
+		{Seq: 2, Text: "nothing to see here"},
+	}}
+	for _, c := range []struct {
+		query string
+		want  int
+	}{{"Which buttons were too small?", 0}, {"What was discussed?", 1}} {
+		q.Query = c.query
+		if hits := RankTurns(q, TurnWeights{BM25: 1}, 3); len(hits) != 1 || hits[0].Seq != c.want {
+			t.Errorf("%q: hits %v, want only seq %d", c.query, seqs(hits), c.want)
+		}
+	}
+}
+
+// A question that names a speaker puts that speaker's turns first among
+// turns that match it equally; names are whole words, and a one-letter
+// name names no one.
+func TestRankTurnsSpeakerNamed(t *testing.T) {
+	speakers := []string{"Project Manager", "Marketing", "Industrial Designer", "김민수", "A"}
+	var turns []Turn
+	for i, s := range speakers {
+		turns = append(turns, Turn{Seq: i, SpeakerName: s, Text: "the budget 예산 is tight"})
+	}
+	w := TurnWeights{BM25: 1, Speaker: 1}
+	for _, c := range []struct {
+		query string
+		want  int // -1: nobody named, the earliest turn first
+	}{
+		{"What did Marketing think about the budget?", 1},
+		{"What did the project manager say about the budget?", 0},
+		{"김민수님은 예산에 대해 뭐라고 했어?", 3},
+		{"민수 씨가 예산 얘기 뭐라고 했지?", 3},
+		{"What did the manager say about the budget?", -1},
+		{"What did A say about a budget?", -1},
+		{"marketingplan budget", -1},
+	} {
+		q := TurnQuery{Query: c.query, Turns: turns}
+		hits := RankTurns(q, w, 0)
+		if len(hits) != len(turns) {
+			t.Fatalf("%q: hits %v", c.query, seqs(hits))
+		}
+		named := 0
+		for _, h := range hits {
+			if h.Score > hits[len(hits)-1].Score {
+				named++
+			}
+		}
+		switch {
+		case c.want >= 0 && (hits[0].Seq != c.want || named != 1):
+			t.Errorf("%q: hits %v, want seq %d alone first", c.query, seqs(hits), c.want)
+		case c.want < 0 && named != 0:
+			t.Errorf("%q: hits %v, want no speaker named", c.query, seqs(hits))
+		}
+	}
+	// Without a speaker weight the name changes nothing.
+	if hits := RankTurns(TurnQuery{Query: "What did Marketing think about the budget?", Turns: turns}, TurnWeights{BM25: 1}, 0); hits[0].Seq != 0 {
+		t.Errorf("unweighted: %v", seqs(hits))
+	}
+}
+
 // testTerms is a TurnTerms over per-turn sorted terms and counts.
 type testTerms []struct {
 	terms []string
@@ -195,12 +260,12 @@ func (x testTerms) Counter(qterms []string) func(i, j int) int {
 // Turns indexed once (Indexed) rank exactly as turns tokenised per query.
 func TestRankTurnsIndexedMatchesTokenising(t *testing.T) {
 	q := fusionFixture()
-	q.Turns[5].Text = "예산 budget 예산을 줄입시다, the budget"
+	q.Turns[5].Text = "예산 budgets 예산을 줄입시다, the budget"
 	q.Query = "budget 예산"
 	ix := make(testTerms, len(q.Turns))
 	for i, tu := range q.Turns {
 		counts := map[string]int32{}
-		for _, w := range textutil.Terms(nil, tu.Text) {
+		for _, w := range textutil.Stemmed(nil, tu.Text) {
 			counts[w]++
 		}
 		for w := range counts {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mithub/mithub/pkg/rouge"
 )
 
 // Terms appends the search terms of s to dst and returns it.
@@ -32,6 +34,34 @@ func Terms(dst []string, s string) []string {
 	}
 	flush(len(s))
 	return dst
+}
+
+// Stemmed appends the search terms of s to dst as Terms does, with every
+// English term of more than 3 letters Porter-stemmed as ROUGE stems it
+// (rouge.Stem: "buttons" and "button" are both "button", "discussed" and
+// "discussion" both "discuss"), and returns it. Korean terms are as
+// Terms gives them (particles stripped). Terms and Stemmed give the same
+// number of terms for a text.
+func Stemmed(dst []string, s string) []string {
+	n := len(dst)
+	dst = Terms(dst, s)
+	for i := n; i < len(dst); i++ {
+		dst[i] = Stem(dst[i])
+	}
+	return dst
+}
+
+// Stem is the stem of one term as Stemmed makes it.
+func Stem(t string) string {
+	if len(t) <= 3 || t[0] >= utf8.RuneSelf {
+		return t
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c >= utf8.RuneSelf || c >= 'A' && c <= 'Z' {
+			return t // rouge.Stem reads lowercase ASCII only
+		}
+	}
+	return rouge.Stem(t)
 }
 
 func normalize(w string) string {

@@ -7,6 +7,30 @@ import (
 	"github.com/mithub/mithub/pkg/textutil"
 )
 
+func TestStemmed(t *testing.T) {
+	tests := []struct {
+		give, want string
+	}{
+		{"The remote control's buttons were discussed", "remot control button discuss"},
+		{"one button, discussion", "button discuss"},
+		{"회의에서 배터리를 논의했습니다", "회의 배터리 논의했"},
+		{"Q3 OKR sales café", "q3 okr sale café"},
+	}
+	for _, tt := range tests {
+		got := textutil.Stemmed(nil, tt.give)
+		if s := strings.Join(got, " "); s != tt.want {
+			t.Errorf("Stemmed(%q) = %q, want %q", tt.give, s, tt.want)
+		}
+		if n := len(textutil.Terms(nil, tt.give)); n != len(got) {
+			t.Errorf("Stemmed(%q) gives %d terms, Terms %d", tt.give, len(got), n)
+		}
+	}
+	// It appends.
+	if got := textutil.Stemmed([]string{"x"}, "meetings"); strings.Join(got, " ") != "x meet" {
+		t.Errorf("Stemmed appending: %q", got)
+	}
+}
+
 func TestTerms(t *testing.T) {
 	tests := []struct {
 		give, want string

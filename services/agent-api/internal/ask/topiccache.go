@@ -214,7 +214,7 @@ func (c *topicCache) stats() (entries int, bytes int64) {
 // parts. Against the Go heap, indexes of QMSum turns measure within 6% of
 // the estimate for topics of 10, 50 and 400 turns.
 const (
-	indexedTurnBytes = 224
+	indexedTurnBytes = 288
 	termBytes        = 16 + 4 + 8 + 32
 	topicEntryBytes  = 2048
 	// vecBytes is a turn embedding's slice header; its floats count apart.
@@ -222,8 +222,8 @@ const (
 )
 
 // turnIndexSize estimates the memory an index holds on to: its turns'
-// text and fields, their terms, and the inverted index (counted per term
-// of a turn, which covers its map entries).
+// text and fields, their terms and stems, and the inverted index (counted
+// per term of a turn, which covers its map entries).
 func turnIndexSize(x *answer.TurnIndex) int64 {
 	n := int64(topicEntryBytes)
 	for _, d := range x.Docs {
@@ -234,6 +234,13 @@ func turnIndexSize(x *answer.TurnIndex) int64 {
 		n += 2 * int64(len(t.Text))
 		for _, w := range d.Terms {
 			n += termBytes + int64(len(w))
+		}
+		// Stems of their own (stemming changed a term): a string header
+		// and a count each.
+		if len(d.Stems) > 0 && &d.Stems[0] != &d.Terms[0] {
+			for _, w := range d.Stems {
+				n += 16 + 4 + int64(len(w))
+			}
 		}
 	}
 	return n

@@ -352,7 +352,7 @@ func Train(qs []Query, rounds int, progress io.Writer) [meetingctx.TurnFeatureCo
 
 func termSet(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, t := range textutil.Terms(nil, s) {
+	for _, t := range textutil.Stemmed(nil, s) {
 		out[t] = true
 	}
 	return out

@@ -1,0 +1,68 @@
+package meetingctx
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// speakerNamed gives 1 to each turn whose speaker the query names, else
+// 0: the speaker's name (or, without one, its id), compared as lowercase
+// words, is a run of whole words of the query ("Project Manager" in "What
+// did the project manager think …"; "Grad E"). A Korean name also counts
+// when it opens a word of the query (김민수 in "김민수님이 …") and, for a
+// three-syllable name, so do its last two syllables (민수 in "민수 씨는
+// …"), the way people address each other. A name of one letter names no
+// one.
+func speakerNamed(q TurnQuery) []float64 {
+	out := make([]float64, len(q.Turns))
+	query := " " + foldWords(q.Query) + " "
+	if strings.TrimSpace(query) == "" {
+		return out
+	}
+	seen := map[string]bool{}
+	for i, t := range q.Turns {
+		name := t.SpeakerName
+		if strings.TrimSpace(name) == "" {
+			name = t.SpeakerID
+		}
+		named, ok := seen[name]
+		if !ok {
+			named = namesSpeaker(query, foldWords(name))
+			seen[name] = named
+		}
+		if named {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// namesSpeaker reports whether query (folded, with a space at each end)
+// names the folded name.
+func namesSpeaker(query, name string) bool {
+	if utf8.RuneCountInString(name) < 2 {
+		return false
+	}
+	if strings.Contains(query, " "+name+" ") {
+		return true
+	}
+	if r, _ := utf8.DecodeRuneInString(name); !unicode.Is(unicode.Hangul, r) || strings.Contains(name, " ") {
+		return false
+	}
+	if strings.Contains(query, " "+name) {
+		return true
+	}
+	if rs := []rune(name); len(rs) == 3 {
+		return strings.Contains(query, " "+string(rs[1:]))
+	}
+	return false
+}
+
+// foldWords lowercases s and joins its words (runs of letters and
+// digits) with single spaces.
+func foldWords(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}), " ")
+}
