@@ -243,22 +243,28 @@ func termBit(w string) (word int, bit uint64) {
 // Index computes the search terms of turns.
 func Index(turns []meetingctx.Turn) []Indexed {
 	out := make([]Indexed, len(turns))
-	var buf []string
+	var buf, stems []string
+	// A meeting's turns repeat their words: each is stemmed once.
+	memo := map[string]string{}
 	for i, t := range turns {
 		buf = textutil.Terms(buf[:0], t.Text)
+		stems = stems[:0]
 		stemmed := false
 		for _, w := range buf {
-			stemmed = stemmed || textutil.Stem(w) != w
+			s, ok := memo[w]
+			if !ok {
+				s = textutil.Stem(w)
+				memo[w] = s
+			}
+			stems = append(stems, s)
+			stemmed = stemmed || s != w
 		}
 		d := Indexed{Turn: t, Words: wordCount(t.Text), sents: &turnSentences{}}
 		d.Terms, d.Freqs, d.sig = countTerms(buf)
 		d.nterms = len(buf)
 		d.Stems, d.StemFreqs, d.stemSig = d.Terms, d.Freqs, d.sig
 		if stemmed {
-			for j, w := range buf {
-				buf[j] = textutil.Stem(w)
-			}
-			d.Stems, d.StemFreqs, d.stemSig = countTerms(buf)
+			d.Stems, d.StemFreqs, d.stemSig = countTerms(stems)
 		}
 		out[i] = d
 	}

@@ -119,3 +119,48 @@ func BenchmarkExtractive(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTurnSearch ranks 500 indexed QMSum turns (a bench-ask meeting)
+// for each of Bed002's specific queries with the shipped weights, without
+// embeddings, as an ask does before its turns' embeddings are cached.
+func BenchmarkTurnSearch(b *testing.B) {
+	dir := qmsumtest.Dir(b)
+	m, err := qmsum.Load(filepath.Join(dir, "val", "Bed002.json"))
+	if err != nil {
+		b.Skip(err)
+	}
+	var turns []meetingctx.Turn
+	for _, u := range qmsum.Utterances(m, "") {
+		turns = append(turns, meetingctx.Turn{Seq: len(turns), SpeakerName: u.SpeakerName, Text: u.Text})
+	}
+	turns = turns[:min(500, len(turns))]
+	idx := answer.Index(turns)
+	docs := make(answer.Terms, len(idx))
+	for i := range idx {
+		docs[i] = &idx[i]
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		q := m.SpecificQueries[i%len(m.SpecificQueries)]
+		meetingctx.RankTurns(meetingctx.TurnQuery{Query: q.Query, Turns: turns, Indexed: docs}, meetingctx.DefaultTurnWeights, 40)
+	}
+}
+
+// BenchmarkIndex indexes 500 QMSum turns, as the ask topic cache does
+// when it first reads a meeting's topics.
+func BenchmarkIndex(b *testing.B) {
+	dir := qmsumtest.Dir(b)
+	m, err := qmsum.Load(filepath.Join(dir, "val", "Bed002.json"))
+	if err != nil {
+		b.Skip(err)
+	}
+	var turns []meetingctx.Turn
+	for _, u := range qmsum.Utterances(m, "") {
+		turns = append(turns, meetingctx.Turn{Seq: len(turns), Text: u.Text})
+	}
+	turns = turns[:min(500, len(turns))]
+	b.ReportAllocs()
+	for b.Loop() {
+		answer.Index(turns)
+	}
+}
