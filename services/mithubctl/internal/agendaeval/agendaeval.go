@@ -12,6 +12,14 @@
 // folded; an agenda item's keywords come from its title, keywords and
 // summary. Coverage is matched topics over annotated topics, pooled over
 // the meetings.
+//
+// Beside the agenda built on the L1 topics, the same run builds two
+// baseline agendas through the same agenda code (sub-items, headings, key
+// terms) from other topics, each summarised by the local summariser as L1
+// topics are: an even split of the turns into the annotated topic count,
+// and one topic for the whole meeting (so its items are the agenda's
+// TextTiling sub-items alone). Coverage is reported with the number of
+// items beside it: more, longer-keyworded items match more topics.
 package agendaeval
 
 import (
@@ -70,7 +78,24 @@ type MeetingResult struct {
 	// DecisionRuns are the decision lists scored against the meeting's
 	// decision queries, the local extractor's first, then the baselines'.
 	DecisionRuns []DecisionRun
+	// AgendaRuns are the agendas scored against the annotated topics, the
+	// one on the L1 topics first, then the baselines'.
+	AgendaRuns []AgendaRun
 }
+
+// AgendaRun is one agenda of a meeting, scored.
+type AgendaRun struct {
+	Name    string
+	Items   int
+	Matched int
+}
+
+// Agenda names, in report order.
+const (
+	AgendaL1    = "L1 topics (local)"
+	AgendaEven  = "even split into the annotated count"
+	AgendaWhole = "one topic, sub-items only"
+)
 
 // Matched counts the meeting's matched topics.
 func (m MeetingResult) Matched() int {
@@ -236,8 +261,50 @@ func evalMeeting(ctx context.Context, m *qmsum.Meeting, o Options) (MeetingResul
 	for _, t := range m.Topics {
 		res.Topics = append(res.Topics, matchTopic(t, doc.Agenda, spoken, o.MinShared))
 	}
+	res.AgendaRuns = []AgendaRun{{Name: AgendaL1, Items: len(doc.Agenda), Matched: res.Matched()}}
+	n := len(in.Turns)
+	for _, b := range []struct {
+		name  string
+		parts int
+	}{{AgendaEven, len(m.Topics)}, {AgendaWhole, 1}} {
+		agenda, err := baselineAgenda(ctx, in, max(1, min(b.parts, n)))
+		if err != nil {
+			return MeetingResult{}, fmt.Errorf("%s agenda: %w", b.name, err)
+		}
+		run := AgendaRun{Name: b.name, Items: len(agenda)}
+		for _, t := range m.Topics {
+			if matchTopic(t, agenda, spoken, o.MinShared).Matched {
+				run.Matched++
+			}
+		}
+		res.AgendaRuns = append(res.AgendaRuns, run)
+	}
 	res.DecisionRuns, err = decisionRuns(ctx, m, in, doc, spoken, o.MaxDecisions)
 	return res, err
+}
+
+// baselineAgenda builds the agenda of in from its turns cut evenly into
+// parts topics instead of its L1 topics, each summarised by the local
+// summariser.
+func baselineAgenda(ctx context.Context, in prdoc.Input, parts int) ([]prdoc.AgendaItem, error) {
+	sum := segment.NewSummarizer()
+	b := in
+	b.Topics = nil
+	n := len(in.Turns)
+	for k := range parts {
+		from, to := k*n/parts, (k+1)*n/parts-1
+		turns := make([]meetingctx.Turn, 0, to-from+1)
+		for _, t := range in.Turns[from : to+1] {
+			turns = append(turns, meetingctx.Turn{Seq: t.Seq, SpeakerName: t.Speaker, SpeakerID: t.Speaker, Text: t.Text, StartMS: t.StartMS, EndMS: t.EndMS})
+		}
+		s, err := sum.Summarize(ctx, turns, nil)
+		if err != nil {
+			return nil, err
+		}
+		b.Topics = append(b.Topics, prdoc.Topic{ID: fmt.Sprint("even-", k), Title: s.Title, Summary: s.Summary, Keywords: s.Keywords,
+			StartSeq: in.Turns[from].Seq, EndSeq: in.Turns[to].Seq})
+	}
+	return prdoc.Agenda(ctx, b, nil)
 }
 
 // matchTopic finds the agenda item overlapping the topic's spans that
@@ -302,6 +369,39 @@ func fold(t string) string {
 	return t
 }
 
+// agendaMarkdown writes the pooled coverage of each agenda beside its
+// items per meeting.
+func (r Report) agendaMarkdown(w io.Writer) {
+	type pooled struct{ items, matched, total int }
+	var names []string
+	sums := map[string]*pooled{}
+	for _, m := range r.Meetings {
+		for _, a := range m.AgendaRuns {
+			p, ok := sums[a.Name]
+			if !ok {
+				p = &pooled{}
+				sums[a.Name] = p
+				names = append(names, a.Name)
+			}
+			p.items += a.Items
+			p.matched += a.Matched
+			p.total += len(m.Topics)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n| agenda | items per meeting | annotated topics matched |\n|---|---:|---:|\n")
+	for _, name := range names {
+		p := sums[name]
+		pct := 0.0
+		if p.total > 0 {
+			pct = float64(p.matched) / float64(p.total)
+		}
+		fmt.Fprintf(w, "| %s | %.2f | %d/%d = %.3f |\n", name, float64(p.items)/float64(len(r.Meetings)), p.matched, p.total, pct)
+	}
+}
+
 // Markdown writes the report: per meeting, then pooled coverage.
 func (r Report) Markdown(w io.Writer) {
 	fmt.Fprintf(w, "| meeting | turns | agenda items | decisions | action items | open questions | annotated topics matched |\n")
@@ -316,6 +416,7 @@ func (r Report) Markdown(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nAgenda coverage: %d/%d annotated topics = %.1f%% (a topic matches when an agenda item overlapping its turns shares >= %d keyword(s) with it)\n",
 		matched, total, pct, r.MinShared)
+	r.agendaMarkdown(w)
 	r.decisionsMarkdown(w)
 	for _, m := range r.Meetings {
 		for _, t := range m.Topics {
