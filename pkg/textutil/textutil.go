@@ -11,30 +11,57 @@ import (
 	"github.com/mithub/mithub/pkg/rouge"
 )
 
-// Terms appends the search terms of s to dst and returns it.
+// Terms appends the search terms of s to dst and returns it. A word is a
+// run of letters, digits and combining marks, cut where Hangul meets
+// letters of another script, so "sync는" and "API를" give "sync" and
+// "api" (a particle or ending written onto a foreign word is dropped)
+// and "David님이" gives "david"; digits stay with the letters they are
+// written with ("3월", "q3").
 func Terms(dst []string, s string) []string {
 	start := -1
+	afterLatin := false // the current word is Hangul written onto a foreign word
 	flush := func(end int) {
 		if start < 0 {
 			return
 		}
-		if t := normalize(s[start:end]); t != "" {
-			dst = append(dst, t)
+		w := s[start:end]
+		if !afterLatin || !attached[w] {
+			if t := normalize(w); t != "" {
+				dst = append(dst, t)
+			}
 		}
-		start = -1
+		start, afterLatin = -1, false
 	}
+	prev := rune(-1) // the last letter of the current word; -1 before one
 	for i, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			if start >= 0 && unicode.IsLetter(r) && prev >= 0 && unicode.Is(unicode.Hangul, r) != unicode.Is(unicode.Hangul, prev) {
+				latin := !unicode.Is(unicode.Hangul, prev)
+				flush(i)
+				afterLatin = latin
+			}
 			if start < 0 {
 				start = i
+				if !afterLatin {
+					prev = -1
+				}
+			}
+			if unicode.IsLetter(r) {
+				prev = r
 			}
 			continue
 		}
 		flush(i)
+		prev = -1
 	}
 	flush(len(s))
 	return dst
 }
+
+// attached are the particles, copulas and honorifics that Korean writes
+// onto a foreign word or name ("sync는", "API를", "iOS랑", "David님이",
+// "blocker예요"): alone they carry nothing to search for.
+var attached = set(strings.Join(particles, " ") + " 님 님이 님은 님도 님께서 님한테 님이랑 님과 님의 님을 씨 씨가 씨는 씨도 예요 이에요 이죠 죠 인데 이요 이야 야 이랑은 에서도 으로도 에게는 한테는 만큼 마다 이라서 라서 이라 라")
 
 // Stemmed appends the search terms of s to dst as Terms does, with every
 // English term of more than 3 letters Porter-stemmed as ROUGE stems it
@@ -79,8 +106,9 @@ func normalize(w string) string {
 	return w
 }
 
+// isHangulWord reports a word that ends in Hangul ("회의에서", "25일까지").
 func isHangulWord(w string) bool {
-	r, _ := utf8.DecodeRuneInString(w)
+	r, _ := utf8.DecodeLastRuneInString(w)
 	return unicode.Is(unicode.Hangul, r)
 }
 
@@ -107,7 +135,7 @@ func StripParticle(w string) string {
 
 var englishStop = set("a an and are as at be been but by can could did do does doing for from had has have he her here him his how i if in into is it its just me my no not of on or our out over so some such than that the their them then there these they this those to too up us very was we were what when where which while who why will with would you your yeah yes ok okay um uh mm hmm oh well like right gonna got get really know think mean sort kind also one two")
 
-var koreanStop = set("그 저 이 것 수 등 및 더 좀 네 예 음 어 아 그래서 그리고 그런데 그럼 근데 저희 우리 제가 그거 이거 저거 뭐 있 없 하 되 같 거")
+var koreanStop = set("그 저 이 것 수 등 및 더 좀 네 예 음 어 아 그래서 그리고 그런데 그럼 근데 저희 우리 제가 그거 이거 저거 뭐 있 없 하 되 같 거 님")
 
 func set(words string) map[string]bool {
 	m := map[string]bool{}

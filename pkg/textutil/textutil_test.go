@@ -40,6 +40,11 @@ func TestTerms(t *testing.T) {
 		{"다음 분기 로드맵은 김민수가 정리합니다", "다음 분기 로드맵 김민수 정리"},
 		{"Q3 OKR 2026년 목표", "q3 okr 2026년 목표"},
 		{"Um , yeah . {disfmarker} OK", "disfmarker"},
+		// Korean written onto English words and names.
+		{"sync는 API를 iOS랑 Android에서 테스트", "sync api ios android 테스트"},
+		{"David님이 blocker예요, PR팀 seat당", "david blocker pr 팀 seat 당"},
+		{"3월 25일까지 QA팀에서", "3월 25일 qa 팀"},
+		{"서연 님, 팀API", "서연 팀 api"},
 	}
 	for _, tt := range tests {
 		if got := strings.Join(textutil.Terms(nil, tt.give), " "); got != tt.want {
