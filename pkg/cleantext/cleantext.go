@@ -30,6 +30,7 @@ package cleantext
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -420,7 +421,22 @@ var (
 	}
 	commaLeads = map[string]bool{"right": true, "now": true, "actually": true, "basically": true}
 	soKeep     = map[string]bool{"far": true, "much": true, "many": true, "long": true, "that": true, "to": true}
+	// counters make 네 the numeral four ("네 번째", "네 명"), not "yes".
+	counters        = []string{"번째", "번", "명", "개", "가지", "시", "달", "살", "분", "대", "군데", "팀", "장", "주", "시간", "개월"}
+	counterParticle = []string{"", "이", "가", "은", "는", "을", "를", "로", "으로", "에", "의", "도", "만", "씩", "까지", "부터", "에서"}
 )
+
+// KoreanCounter reports whether word (lowercased, trailing punctuation
+// cut) is a Korean counter, alone or with a particle ("번째", "명이",
+// "가지로"): after it, 네 is the numeral four, not "yes".
+func KoreanCounter(word string) bool {
+	for _, c := range counters {
+		if rest, ok := strings.CutPrefix(word, c); ok && slices.Contains(counterParticle, rest) {
+			return true
+		}
+	}
+	return false
+}
 
 // TrimLead drops the words that open a sentence without adding to it
 // ("And so yeah, we need a budget." → "We need a budget."), as many as
@@ -436,6 +452,7 @@ func TrimLead(sentence string) string {
 		next := strings.ToLower(strings.TrimRight(fs[i+1], ",;:.?!"))
 		switch {
 		case core == "so" && soKeep[next]:
+		case core == "네" && !comma && KoreanCounter(next):
 		case leads[core], comma && commaLeads[core]:
 			i++
 			continue

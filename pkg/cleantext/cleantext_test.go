@@ -67,6 +67,11 @@ func TestTrimLead(t *testing.T) {
 		{"Well.", "Well."},
 		{"그래서 배포는 금요일에 합니다.", "배포는 금요일에 합니다."},
 		{"네 그럼 다음 주에 다시 보죠.", "다음 주에 다시 보죠."},
+		// 네 before a counter is the numeral four.
+		{"네 번째 멤버를 초대하면 trial이 시작돼요.", "네 번째 멤버를 초대하면 trial이 시작돼요."},
+		{"네 명이 같이 써요.", "네 명이 같이 써요."},
+		{"네 개발은 끝났어요.", "개발은 끝났어요."},
+		{"네, 번째는 아니고요.", "번째는 아니고요."},
 		{"We need a budget.", "We need a budget."},
 	} {
 		if got := TrimLead(c.in); got != c.want {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mithub/mithub/pkg/cleantext"
 )
 
 // MaxSummaryRunes is the longest summary, in characters (runes).
@@ -104,6 +106,9 @@ func tidySentence(s string) string {
 		f, rest, ok := strings.Cut(s, " ")
 		if !ok || !leadingFiller[strings.ToLower(strings.TrimRight(f, ",.!?"))] || rest == "" {
 			break
+		}
+		if next, _, _ := strings.Cut(rest, " "); f == "네" && cleantext.KoreanCounter(strings.TrimRight(next, ",.!?")) {
+			break // "네 번째": four
 		}
 		s = rest
 	}

@@ -43,6 +43,8 @@ func TestTidySentence(t *testing.T) {
 		{give: ", and the case", want: "The case"},
 		{give: "그럼 이제 배터리 얘기를 하죠.", want: "배터리 얘기를 하죠."},
 		{give: "Yeah.", want: "Yeah."},
+		{give: "네 번째 멤버를 초대하면 trial이에요.", want: "네 번째 멤버를 초대하면 trial이에요."},
+		{give: "네 그럼 두 명으로 하죠.", want: "두 명으로 하죠."},
 	}
 	for _, tt := range tests {
 		if got := tidySentence(tt.give); got != tt.want {

@@ -52,6 +52,8 @@ var koreanStop = set(
 	괜찮 괜찮아요 있잖아요`,
 	// particles standing alone after a word in another script ("API를")
 	`은 는 가 을 를 에 의 로 과 도 만 랑 요 으로 에서 에게 까지 부터 이랑 하고`,
+	// honorifics after a name, with their particles ("David님이", "서연 님")
+	`님 님이 님은 님도 님께 님께서 님한테 님이랑 님과 님의 님을 씨 씨가 씨는 씨도`,
 	// adverbs
 	`따로 함께 먼저 나중에 계속 바로 항상 다들 모두 전부 거의 아직 이미 벌써 혹은 또는 아까 방금 되게 엄청 완전
 	많이 별로 특히 보통 그대로`,

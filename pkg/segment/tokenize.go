@@ -27,12 +27,25 @@ func (w word) content() bool { return w.term != "" }
 // tokenize splits text into words: maximal runs of letters, digits and
 // combining marks, cut where Hangul meets another script, with transcript
 // markup ({disfmarker}, {vocalsound}, ...) removed.
+//
+// A one-syllable Hangul word written right after digits is a counter or
+// unit ("3월", "25일", "5명"): it carries no subject, so it gets no term.
 func tokenize(text string) []word {
 	var words []word
 	start, script := -1, 0
+	afterDigit := false
 	flush := func(end int) {
 		if start >= 0 {
-			words = append(words, newWord(text[start:end], script == scriptHangul))
+			w := newWord(text[start:end], script == scriptHangul)
+			if afterDigit && w.hangul && utf8.RuneCountInString(w.term) == 1 {
+				w.term = ""
+			}
+			words = append(words, w)
+			c := text[end-1]
+			next, _ := utf8.DecodeRuneInString(text[end:])
+			afterDigit = '0' <= c && c <= '9' && scriptOf(next) == scriptHangul
+		} else {
+			afterDigit = false
 		}
 		start, script = -1, 0
 	}

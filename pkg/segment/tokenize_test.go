@@ -39,6 +39,11 @@ func TestTokenizeKorean(t *testing.T) {
 		{give: "API를 배포하는 일정이", want: "api 배포 일정"},
 		{give: "네 음 그냥 좀 그렇죠", want: ""},
 		{give: "디자인팀과 마케팅팀의 협업", want: "디자인팀 마케팅팀 협업"},
+		// Honorifics after a name, and counters after digits, are no terms.
+		{give: "David님이 3월 25일까지 서연 님한테 5명 보내요", want: "david 25 서연 보내"},
+		{give: "2분기 마감", want: "분기 마감"},
+		{give: "3 월 정산", want: "월 정산"},
+		{give: "이번 분기 마감", want: "이번 분기 마감"},
 	}
 	for _, tt := range tests {
 		if got := terms(tt.give); got != tt.want {
