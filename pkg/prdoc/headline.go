@@ -103,7 +103,7 @@ func keyPhrase(text string, tf map[string]int, minTF int) string {
 	for _, w := range strings.Fields(text) {
 		word := strings.Trim(w, ",.;:!?\"'()")
 		terms := textutil.Terms(nil, word)
-		if len(terms) != 1 || utf8.RuneCountInString(terms[0]) < 3 && !hasHangul(word) || tf[terms[0]] < minTF || headlineStop[terms[0]] || strings.ContainsAny(word, "'’") {
+		if len(terms) != 1 || !headingWord(terms[0], word) || tf[terms[0]] < minTF || headlineStop[terms[0]] || strings.ContainsAny(word, "'’") {
 			consider()
 			continue
 		}
@@ -122,6 +122,20 @@ func keyPhrase(text string, tf map[string]int, minTF int) string {
 		out[len(out)-1] = textutil.StripParticle(last)
 	}
 	return upperFirst(strings.Join(out, " "))
+}
+
+// headingWord reports whether a word (with its one search term) may be
+// in a heading: not a number, a date or a count ("25일", "3월", "2026"),
+// not a one-syllable Korean word ("제", "팀"), and an English word of at
+// least three letters.
+func headingWord(term, word string) bool {
+	if r, _ := utf8.DecodeRuneInString(term); unicode.IsDigit(r) {
+		return false
+	}
+	if hasHangul(word) {
+		return utf8.RuneCountInString(term) >= 2
+	}
+	return utf8.RuneCountInString(term) >= 3
 }
 
 // upperFirst upper-cases the first letter of s.
