@@ -35,6 +35,12 @@ func TestHeadline(t *testing.T) {
 			"The sync error rate under load was fine on staging.",
 			"Good, I'll check it.",
 		), 0, 2, "Sync error rate"},
+		{"no dates or one-syllable words", mk(
+			"심사 제출은 3월 25일에 제가 할게요.",
+			"3월 25일 심사 제출 전에 스크린샷이 필요해요.",
+			"스크린샷은 3월 25일 전에 제가 드릴게요.",
+			"그럼 심사 제출 3월 25일로 확정이요.",
+		), 0, 3, "심사 제출"},
 		{"outside the item", mk(
 			"The remote control casing is rubber.",
 			"The remote control casing is plastic.",
