@@ -90,7 +90,9 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 	agrees := agreementRE.MatchString(s.norm) && prev != nil && prev.Speaker != cur && proposes(prev.Text)
 	proposal := anyMatch(proposalCues, s.norm)
 	weModal := weModalRE.MatchString(s.norm)
-	agreed := s.terms >= 3 && agreedTo(turns, i)
+	// An agreement to a turn that asks something answers the request,
+	// not a sentence of the turn that proposes nothing itself.
+	agreed := s.terms >= 3 && agreedTo(turns, i) && (strong || goWith || proposal || weModal || !asksSomething(turns[i].Text))
 	f = []float64{1, b(strong), b(goWith), b(agrees), b(proposal), b(agreed), b(proposal && agreed), b(weModal),
 		b(summaryRE.MatchString(s.norm)), b(hedgeRE.MatchString(s.norm)), float64(min(s.terms, 20)) / 20}
 	// A proposal may be a question ("why don't we …?") when another
@@ -101,6 +103,19 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 	settlesNothing := (requestRE.MatchString(s.norm) || procedureRE.MatchString(s.norm) || commitRE.MatchString(s.norm)) && !strong && !goWith
 	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !asks && !settlesNothing && !anyMatch(openCues, s.norm)
 	return f, candidate
+}
+
+// asksSomething reports whether a turn makes a request or moves the
+// meeting along: an "OK" after it answers that, not the turn's other
+// sentences ("그 대시보드 저도 볼 수 있게 해 주세요. 출시 날 수치 물어보는
+// 사람이 많아서." — "Sure.").
+func asksSomething(text string) bool {
+	for _, s := range sentences(text) {
+		if requestRE.MatchString(s.norm) || procedureRE.MatchString(s.norm) {
+			return true
+		}
+	}
+	return false
 }
 
 // replyTurns is how many turns after a proposal its agreement is looked
@@ -119,16 +134,15 @@ func proposes(text string) bool {
 	return false
 }
 
-// agreedTo reports whether another speaker opens one of the next
-// replyTurns turns by agreeing.
+// agreedTo reports whether the reply to turns[i], the first of the next
+// replyTurns turns by another speaker, opens by agreeing.
 func agreedTo(turns []Turn, i int) bool {
 	for j := i + 1; j < len(turns) && j <= i+replyTurns; j++ {
 		if turns[j].Speaker == turns[i].Speaker {
 			continue
 		}
-		if ss := sentences(turns[j].Text); len(ss) > 0 && agreementRE.MatchString(ss[0].norm) {
-			return true
-		}
+		ss := sentences(turns[j].Text)
+		return len(ss) > 0 && agreementRE.MatchString(ss[0].norm)
 	}
 	return false
 }

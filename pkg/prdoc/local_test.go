@@ -71,14 +71,26 @@ func TestLocalRequestIsNotADecision(t *testing.T) {
 		{"Ann: Bob, could you walk us through the load test numbers?", "Bob: Sure. We ran four thousand requests per second against staging."},
 		{"지현: 맞아요. 그럼 바로 그 얘기로 넘어가죠.", "David: OK. So right now sync resolves conflicts per task."},
 		{"Ann: Okay, let's move on to the marketing budget now.", "Bob: Sure, I have the numbers here."},
+		// The reason given with a request is answered with it.
+		{"민준: 그 대시보드 저도 볼 수 있게 해 주세요. 출시 날 수치 물어보는 사람이 많아서.", "Priya: Sure, I'll share it read-only."},
 	} {
 		if d := extract(t, prdoc.Input{Turns: turns(tc...)}); len(d.Decisions) > 0 {
 			t.Errorf("%q: decisions %+v, want none", tc[0], d.Decisions)
 		}
 	}
+	// An agreement answers the turn it follows, not the one before it.
+	d := extract(t, prdoc.Input{Turns: turns(
+		"Priya: Median sync after reconnect is eleven seconds, p95 is almost two minutes.",
+		"David: Two minutes is bad, the client retries with full backoff.",
+		"서연: 네, 재연결 됐을 때 backoff를 reset 안 하고 있었어요.")})
+	for _, x := range d.Decisions {
+		if x.Seq == 0 {
+			t.Errorf("decisions %+v: the statement of turn 0 is not one", d.Decisions)
+		}
+	}
 	// The proposal agreed to is the decision; the reply taking the task on
 	// is not.
-	d := extract(t, prdoc.Input{Turns: turns("지현: 그 수정은 이번 주에 머지하면 어때요?", "서연: 네, 이번 주 금요일까지 머지할게요.")})
+	d = extract(t, prdoc.Input{Turns: turns("지현: 그 수정은 이번 주에 머지하면 어때요?", "서연: 네, 이번 주 금요일까지 머지할게요.")})
 	if len(d.Decisions) != 1 || d.Decisions[0].Seq != 0 {
 		t.Errorf("decisions %+v, want the proposal (turn 0) only", d.Decisions)
 	}
