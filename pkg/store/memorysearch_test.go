@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/mithub/mithub/pkg/conversation"
@@ -190,5 +191,39 @@ func TestSearchNodesSummarySpanAndNewNodes(t *testing.T) {
 	}
 	if ms := f.search(t, f.acme, f.c, "six", 1); len(ms) != 1 || ms[0].Seq != 5 {
 		t.Errorf("a turn stored after a search: %+v, want turn 5", ms)
+	}
+}
+
+// Terms stored by the tokenizer before it cut Korean particles off
+// foreign words ("sync는" one term) are dropped by migration 0008 and
+// filled again by the next search, which then finds "sync".
+func TestRetokenizeMigrationRefillsKoreanTerms(t *testing.T) {
+	f := newSearchFixture(t)
+	ctx := context.Background()
+	f.turns(t, f.acme, f.c, "user\tsync는 다음 주에 고쳐요", "user\tthe sync review is done")
+	if ms := f.search(t, f.acme, f.c, "sync", 10); len(ms) != 2 {
+		t.Fatalf("before: %d hits, want both turns", len(ms))
+	}
+	// The earlier tokenizer's terms of the Korean turn.
+	pool := f.st.Pool()
+	if _, err := pool.Exec(ctx, `UPDATE memory_nodes SET terms = '{user,sync는,다음,주,고쳐}' WHERE text LIKE '%sync는%'`); err != nil {
+		t.Fatal(err)
+	}
+	if ms := f.search(t, f.acme, f.c, "sync", 10); len(ms) != 1 {
+		t.Fatalf("with the old terms: %d hits, want the English turn only", len(ms))
+	}
+	sql, err := os.ReadFile("migrations/0008_memory_terms_retokenize.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, string(sql)); err != nil {
+		t.Fatal(err)
+	}
+	var unindexed int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM memory_nodes WHERE terms IS NULL`).Scan(&unindexed); err != nil || unindexed != 1 {
+		t.Fatalf("after the migration: %d nodes without terms (%v), want the Korean one", unindexed, err)
+	}
+	if ms := f.search(t, f.acme, f.c, "sync는", 10); len(ms) != 2 {
+		t.Fatalf("after: %d hits, want both turns", len(ms))
 	}
 }
