@@ -223,6 +223,39 @@ func askedSpeaker(q string) string {
 	return ""
 }
 
+// subjectRE finds where the subject of a question about a person starts:
+// after "what/why/how did (the)" ("Why did the Project Manager think …",
+// "What did Grad E contribute …") or "summarize (the)" ("Summarize
+// Marketing's opinions …").
+var subjectRE = regexp.MustCompile(`(?i)\b(?:(?:what|why|how)\s+(?:did|didn't|does|doesn't|do|was|were|is)|summari[sz]e)\s+(?:the\s+)?(.+)`)
+
+// subjectSpeaker reports whether the question is about what the turn's
+// speaker did: the speaker's name (or id) is the subject of subjectRE,
+// whole words followed by a space or "'s" ("Marketing's opinions"; not
+// "User Interface concept" for a summary, which has no "'s").
+func subjectSpeaker(t *meetingctx.Turn, query string) bool {
+	m := subjectRE.FindStringSubmatch(query)
+	if m == nil {
+		return false
+	}
+	summary := strings.HasPrefix(strings.ToLower(strings.TrimSpace(m[0])), "summar")
+	tail := strings.ToLower(m[1])
+	for _, n := range []string{t.SpeakerName, t.SpeakerID} {
+		n = strings.ToLower(strings.TrimSpace(n))
+		if len(n) < 2 {
+			continue
+		}
+		rest, ok := strings.CutPrefix(tail, n)
+		if !ok {
+			continue
+		}
+		if strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s ") || !summary && strings.HasPrefix(rest, " ") {
+			return true
+		}
+	}
+	return false
+}
+
 func speakerMatches(t *meetingctx.Turn, who string) bool {
 	if who == "" {
 		return false
@@ -398,16 +431,21 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 		}
 	}
 	who := askedSpeaker(query)
-	if who != "" {
-		var own []int
+	var own []int
+	for _, i := range idx {
+		if subjectSpeaker(c.Turns[i], query) {
+			own = append(own, i)
+		}
+	}
+	if len(own) == 0 && who != "" {
 		for _, i := range idx {
 			if speakerMatches(c.Turns[i], who) {
 				own = append(own, i)
 			}
 		}
-		if len(own) > 0 {
-			idx = own
-		}
+	}
+	if len(own) > 0 {
+		idx = own
 	}
 	if query != "" {
 		sort.SliceStable(idx, func(a, b int) bool {

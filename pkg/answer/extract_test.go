@@ -147,6 +147,31 @@ func TestExtractiveSpeakerFilter(t *testing.T) {
 	if got := citedSeqs(ans); !slices.Equal(got, []int{1}) {
 		t.Fatalf("cited %v, want Professor C's turn [1]:\n%s", got, ans.Text)
 	}
+	// Any question about what a person did keeps to their turns, whatever
+	// its verb; a summary keeps to them only when it asks for theirs.
+	turns = fixture([][2]string{
+		{"Grad E", "I can lend my eighteen gigabyte drive for the storage disks until the new ones arrive."},
+		{"Grad A", "The storage disks arrived but nobody has installed the storage disks yet."},
+		{"Marketing", "Users want the storage disks to hold a whole year of meetings."},
+		{"User Interface", "The storage disks need a simple interface to browse the meetings."},
+	})
+	c = answer.NewContext(ptrs(turns), []int{1, 2, 3, 4})
+	for _, tc := range []struct {
+		query string
+		want  []int // nil: more than one speaker's turns
+	}{
+		{"What did Grad E contribute to the discussion on storage disks?", []int{0}},
+		{"Why did the Marketing think the storage disks should be bigger?", []int{2}},
+		{"Summarize Marketing's opinions towards the storage disks.", []int{2}},
+		{"Summarize the discussion about user interface of the storage disks.", nil},
+		{"What did the group discuss about the storage disks?", nil},
+	} {
+		ans, _ = collect(t, answer.Extractive{MinWords: 40, MaxWords: 90}, c, askmode.Answer, tc.query)
+		got := citedSeqs(ans)
+		if tc.want != nil && !slices.Equal(got, tc.want) || tc.want == nil && len(got) < 2 {
+			t.Errorf("%q: cited %v, want %v (nil: several speakers):\n%s", tc.query, got, tc.want, ans.Text)
+		}
+	}
 }
 
 func TestAnswerModelTargetAndParse(t *testing.T) {
