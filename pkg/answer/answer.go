@@ -314,22 +314,22 @@ var _ meetingctx.TurnTerms = Terms(nil)
 // freq is how often term occurs in the turn; word and bit are
 // termBit(term), computed once per query.
 func (d *Indexed) freq(term string, word int, bit uint64) int {
-	if d.sig[word]&bit == 0 {
-		return 0
-	}
-	if i, ok := slices.BinarySearch(d.Terms, term); ok {
-		return int(d.Freqs[i])
-	}
-	return 0
+	return count(d.Terms, d.Freqs, d.sig, term, word, bit)
 }
 
 // stemFreq is freq for a stemmed term among the turn's Stems.
 func (d *Indexed) stemFreq(stem string, word int, bit uint64) int {
-	if d.stemSig[word]&bit == 0 {
+	return count(d.Stems, d.StemFreqs, d.stemSig, stem, word, bit)
+}
+
+// count is the frequency of term among sorted terms with their counts and
+// signature.
+func count(terms []string, freqs []int32, sig termSig, term string, word int, bit uint64) int {
+	if sig[word]&bit == 0 {
 		return 0
 	}
-	if i, ok := slices.BinarySearch(d.Stems, stem); ok {
-		return int(d.StemFreqs[i])
+	if i, ok := slices.BinarySearch(terms, term); ok {
+		return int(freqs[i])
 	}
 	return 0
 }

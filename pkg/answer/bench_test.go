@@ -124,16 +124,7 @@ func BenchmarkExtractive(b *testing.B) {
 // for each of Bed002's specific queries with the shipped weights, without
 // embeddings, as an ask does before its turns' embeddings are cached.
 func BenchmarkTurnSearch(b *testing.B) {
-	dir := qmsumtest.Dir(b)
-	m, err := qmsum.Load(filepath.Join(dir, "val", "Bed002.json"))
-	if err != nil {
-		b.Skip(err)
-	}
-	var turns []meetingctx.Turn
-	for _, u := range qmsum.Utterances(m, "") {
-		turns = append(turns, meetingctx.Turn{Seq: len(turns), SpeakerName: u.SpeakerName, Text: u.Text})
-	}
-	turns = turns[:min(500, len(turns))]
+	m, turns := bed002Turns(b, 500)
 	idx := answer.Index(turns)
 	docs := make(answer.Terms, len(idx))
 	for i := range idx {
@@ -149,6 +140,16 @@ func BenchmarkTurnSearch(b *testing.B) {
 // BenchmarkIndex indexes 500 QMSum turns, as the ask topic cache does
 // when it first reads a meeting's topics.
 func BenchmarkIndex(b *testing.B) {
+	_, turns := bed002Turns(b, 500)
+	b.ReportAllocs()
+	for b.Loop() {
+		answer.Index(turns)
+	}
+}
+
+// bed002Turns returns QMSum's Bed002 and its first n turns as the replay
+// sends them.
+func bed002Turns(b *testing.B, n int) (*qmsum.Meeting, []meetingctx.Turn) {
 	dir := qmsumtest.Dir(b)
 	m, err := qmsum.Load(filepath.Join(dir, "val", "Bed002.json"))
 	if err != nil {
@@ -156,11 +157,7 @@ func BenchmarkIndex(b *testing.B) {
 	}
 	var turns []meetingctx.Turn
 	for _, u := range qmsum.Utterances(m, "") {
-		turns = append(turns, meetingctx.Turn{Seq: len(turns), Text: u.Text})
+		turns = append(turns, meetingctx.Turn{Seq: len(turns), SpeakerName: u.SpeakerName, Text: u.Text})
 	}
-	turns = turns[:min(500, len(turns))]
-	b.ReportAllocs()
-	for b.Loop() {
-		answer.Index(turns)
-	}
+	return m, turns[:min(n, len(turns))]
 }
