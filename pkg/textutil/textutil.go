@@ -32,31 +32,40 @@ func Terms(dst []string, s string) []string {
 		}
 		start, afterLatin = -1, false
 	}
-	prev := rune(-1) // the last letter of the current word; -1 before one
+	// The script of the current word's last letter: 0 before one, else
+	// scriptHangul or scriptOther.
+	prev := 0
 	for i, r := range s {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
-			if start >= 0 && unicode.IsLetter(r) && prev >= 0 && unicode.Is(unicode.Hangul, r) != unicode.Is(unicode.Hangul, prev) {
-				latin := !unicode.Is(unicode.Hangul, prev)
-				flush(i)
-				afterLatin = latin
+			if unicode.IsLetter(r) {
+				cur := scriptOther
+				if r >= 0x1100 && unicode.Is(unicode.Hangul, r) {
+					cur = scriptHangul
+				}
+				if start >= 0 && prev != 0 && cur != prev {
+					flush(i)
+					afterLatin = prev == scriptOther
+				}
+				prev = cur
 			}
 			if start < 0 {
 				start = i
-				if !afterLatin {
-					prev = -1
-				}
-			}
-			if unicode.IsLetter(r) {
-				prev = r
 			}
 			continue
 		}
 		flush(i)
-		prev = -1
+		prev = 0
 	}
 	flush(len(s))
 	return dst
 }
+
+// Scripts of letters, for cutting words where Hangul meets another
+// script.
+const (
+	scriptHangul = 1 + iota
+	scriptOther
+)
 
 // attached are the particles, copulas and honorifics that Korean writes
 // onto a foreign word or name ("sync는", "API를", "iOS랑", "David님이",
