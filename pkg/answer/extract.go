@@ -229,27 +229,38 @@ func askedSpeaker(q string) string {
 // Marketing's opinions …").
 var subjectRE = regexp.MustCompile(`(?i)\b(?:(?:what|why|how)\s+(?:did|didn't|does|doesn't|do|was|were|is)|summari[sz]e)\s+(?:the\s+)?(.+)`)
 
-// subjectSpeaker reports whether the question is about what the turn's
-// speaker did: the speaker's name (or id) is the subject of subjectRE,
-// whole words followed by a space or "'s" ("Marketing's opinions"; not
-// "User Interface concept" for a summary, which has no "'s").
-func subjectSpeaker(t *meetingctx.Turn, query string) bool {
+// subject is where the subject of a question about a person starts
+// (subjectRE), lowercased; summary marks "summarize …".
+type subject struct {
+	tail    string
+	summary bool
+}
+
+// askedSubject finds the subject of a question about a person; ok is
+// false when the question is not of that form.
+func askedSubject(query string) (subject, bool) {
 	m := subjectRE.FindStringSubmatch(query)
 	if m == nil {
-		return false
+		return subject{}, false
 	}
-	summary := strings.HasPrefix(strings.ToLower(strings.TrimSpace(m[0])), "summar")
-	tail := strings.ToLower(m[1])
+	return subject{tail: strings.ToLower(m[1]), summary: strings.HasPrefix(strings.ToLower(strings.TrimSpace(m[0])), "summar")}, true
+}
+
+// is reports whether the turn's speaker is the subject: the speaker's
+// name (or id) as whole words followed by a space or "'s" ("Marketing's
+// opinions"; not "User Interface concept" for a summary, which has no
+// "'s").
+func (s subject) is(t *meetingctx.Turn) bool {
 	for _, n := range []string{t.SpeakerName, t.SpeakerID} {
 		n = strings.ToLower(strings.TrimSpace(n))
 		if len(n) < 2 {
 			continue
 		}
-		rest, ok := strings.CutPrefix(tail, n)
+		rest, ok := strings.CutPrefix(s.tail, n)
 		if !ok {
 			continue
 		}
-		if strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s ") || !summary && strings.HasPrefix(rest, " ") {
+		if strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s ") || !s.summary && strings.HasPrefix(rest, " ") {
 			return true
 		}
 	}
@@ -430,11 +441,13 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			idx = append(idx, i)
 		}
 	}
-	who := askedSpeaker(query)
+	who, lowerQuery := askedSpeaker(query), strings.ToLower(query)
 	var own []int
-	for _, i := range idx {
-		if subjectSpeaker(c.Turns[i], query) {
-			own = append(own, i)
+	if subj, ok := askedSubject(query); ok {
+		for _, i := range idx {
+			if subj.is(c.Turns[i]) {
+				own = append(own, i)
+			}
 		}
 	}
 	if len(own) == 0 && who != "" {
@@ -488,7 +501,7 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 		ts := sentencesOf(t, cache)
 		raw, cw := ts.rawWords, ts.cleanWords
 		named := 0.0
-		if speakerMatches(t, strings.ToLower(query)) || who != "" && speakerMatches(t, who) {
+		if speakerMatches(t, lowerQuery) || who != "" && speakerMatches(t, who) {
 			named = 1
 		}
 		for p, cs := range ts.sents {
