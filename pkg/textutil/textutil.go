@@ -36,25 +36,33 @@ func Terms(dst []string, s string) []string {
 	// scriptHangul or scriptOther.
 	prev := 0
 	for i, r := range s {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
-			if unicode.IsLetter(r) {
-				cur := scriptOther
-				if r >= 0x1100 && unicode.Is(unicode.Hangul, r) {
-					cur = scriptHangul
-				}
-				if start >= 0 && prev != 0 && cur != prev {
-					flush(i)
-					afterLatin = prev == scriptOther
-				}
-				prev = cur
-			}
-			if start < 0 {
-				start = i
-			}
+		var letter, word bool
+		if r < utf8.RuneSelf {
+			letter = 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+			word = letter || '0' <= r && r <= '9'
+		} else {
+			letter = unicode.IsLetter(r)
+			word = letter || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		}
+		if !word {
+			flush(i)
+			prev = 0
 			continue
 		}
-		flush(i)
-		prev = 0
+		if letter {
+			cur := scriptOther
+			if r >= 0x1100 && unicode.Is(unicode.Hangul, r) {
+				cur = scriptHangul
+			}
+			if start >= 0 && prev != 0 && cur != prev {
+				flush(i)
+				afterLatin = prev == scriptOther
+			}
+			prev = cur
+		}
+		if start < 0 {
+			start = i
+		}
 	}
 	flush(len(s))
 	return dst
