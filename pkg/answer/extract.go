@@ -227,7 +227,7 @@ func askedSpeaker(q string) string {
 // after "what/why/how did (the)" ("Why did the Project Manager think …",
 // "What did Grad E contribute …") or "summarize (the)" ("Summarize
 // Marketing's opinions …").
-var subjectRE = regexp.MustCompile(`(?i)\b(?:(?:what|why|how)\s+(?:did|didn't|does|doesn't|do|was|were|is)|summari[sz]e)\s+(?:the\s+)?(.+)`)
+var subjectRE = regexp.MustCompile(`(?i)\b(?:(?:what|why|how)\s+(?:did|didn't|does|doesn't|do|was|were|is)|(summari[sz]e))\s+(?:the\s+)?(.+)`)
 
 // subject is where the subject of a question about a person starts
 // (subjectRE), lowercased; summary marks "summarize …".
@@ -243,7 +243,7 @@ func askedSubject(query string) (subject, bool) {
 	if m == nil {
 		return subject{}, false
 	}
-	return subject{tail: strings.ToLower(m[1]), summary: strings.HasPrefix(strings.ToLower(strings.TrimSpace(m[0])), "summar")}, true
+	return subject{tail: strings.ToLower(m[2]), summary: m[1] != ""}, true
 }
 
 // is reports whether the turn's speaker is the subject: the speaker's

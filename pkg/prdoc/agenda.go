@@ -196,7 +196,7 @@ func refineItem(ctx context.Context, it AgendaItem, span []Turn) ([]AgendaItem, 
 	if len(span) < 2 || time.Duration(end-start)*time.Millisecond < 2*RefineMinItem {
 		return []AgendaItem{it}, nil
 	}
-	res, err := refineSegmenter.Segment(ctx, meetingctx.SegmentInput{Turns: ctxTurns(span)})
+	res, err := refineSegmenter.Segment(ctx, meetingctx.SegmentInput{Turns: ContextTurns(span)})
 	if err != nil {
 		return nil, fmt.Errorf("refine turns %d-%d: %w", it.StartSeq, it.EndSeq, err)
 	}
@@ -215,14 +215,14 @@ func refineItem(ctx context.Context, it AgendaItem, span []Turn) ([]AgendaItem, 
 
 // extendAgenda segments one chunk of uncovered turns onto the agenda.
 func extendAgenda(ctx context.Context, seg meetingctx.Segmenter, items *[]AgendaItem, all, chunk []Turn) error {
-	in := meetingctx.SegmentInput{Turns: ctxTurns(chunk)}
+	in := meetingctx.SegmentInput{Turns: ContextTurns(chunk)}
 	if n := len(*items); n > 0 {
 		prev := (*items)[n-1]
 		in.Previous = &meetingctx.Topic{
 			Seq: n - 1, Title: prev.Title, Summary: prev.Summary, Keywords: prev.Keywords,
 			StartSeq: prev.StartSeq, EndSeq: prev.EndSeq,
 		}
-		in.PreviousTurns = ctxTurns(lastTurnsOf(all, prev.StartSeq, prev.EndSeq, 10))
+		in.PreviousTurns = ContextTurns(lastTurnsOf(all, prev.StartSeq, prev.EndSeq, 10))
 		in.Previous.StartMS, in.Previous.EndMS = spanTimes(all, prev.StartSeq, prev.EndSeq)
 	}
 	out, err := seg.Segment(ctx, in)
@@ -286,7 +286,9 @@ func lastTurnsOf(ts []Turn, from, to, n int) []Turn {
 	return out
 }
 
-func ctxTurns(ts []Turn) []meetingctx.Turn {
+// ContextTurns converts PR turns into the context engine's turns (the
+// speaker as both name and id), for its segmenters and summarisers.
+func ContextTurns(ts []Turn) []meetingctx.Turn {
 	out := make([]meetingctx.Turn, len(ts))
 	for i, t := range ts {
 		out[i] = meetingctx.Turn{Seq: t.Seq, SpeakerName: t.Speaker, SpeakerID: t.Speaker, Text: t.Text, StartMS: t.StartMS, EndMS: t.EndMS}

@@ -216,7 +216,9 @@ func (c *topicCache) stats() (entries int, bytes int64) {
 const (
 	indexedTurnBytes = 288
 	termBytes        = 16 + 4 + 8 + 32
-	topicEntryBytes  = 2048
+	// stemBytes is a stem of a turn's own: its string header and count.
+	stemBytes       = 16 + 4
+	topicEntryBytes = 2048
 	// vecBytes is a turn embedding's slice header; its floats count apart.
 	vecBytes = 24
 )
@@ -235,11 +237,10 @@ func turnIndexSize(x *answer.TurnIndex) int64 {
 		for _, w := range d.Terms {
 			n += termBytes + int64(len(w))
 		}
-		// Stems of their own (stemming changed a term): a string header
-		// and a count each.
+		// Stems of their own (stemming changed a term).
 		if len(d.Stems) > 0 && &d.Stems[0] != &d.Terms[0] {
 			for _, w := range d.Stems {
-				n += 16 + 4 + int64(len(w))
+				n += stemBytes + int64(len(w))
 			}
 		}
 	}

@@ -293,11 +293,7 @@ func baselineAgenda(ctx context.Context, in prdoc.Input, parts int) ([]prdoc.Age
 	n := len(in.Turns)
 	for k := range parts {
 		from, to := k*n/parts, (k+1)*n/parts-1
-		turns := make([]meetingctx.Turn, 0, to-from+1)
-		for _, t := range in.Turns[from : to+1] {
-			turns = append(turns, meetingctx.Turn{Seq: t.Seq, SpeakerName: t.Speaker, SpeakerID: t.Speaker, Text: t.Text, StartMS: t.StartMS, EndMS: t.EndMS})
-		}
-		s, err := sum.Summarize(ctx, turns, nil)
+		s, err := sum.Summarize(ctx, prdoc.ContextTurns(in.Turns[from:to+1]), nil)
 		if err != nil {
 			return nil, err
 		}
