@@ -299,17 +299,100 @@ type Terms []*Indexed
 // Terms is the number of search terms of turn i.
 func (x Terms) Terms(i int) int { return x[i].nterms }
 
-// Counter returns how often the stemmed term qterms[j] occurs in turn i.
-func (x Terms) Counter(qterms []string) func(i, j int) int {
-	words := make([]int, len(qterms))
-	bits := make([]uint64, len(qterms))
-	for j, w := range qterms {
-		words[j], bits[j] = termBit(w)
+// Count calls add(i, j, n) for each turn i with n > 0 occurrences of the
+// stemmed term qterms[j].
+func (x Terms) Count(qterms []string, add func(i, j, n int)) {
+	countTurns(x, 0, qterms, termBits(qterms), add)
+}
+
+// termBits returns termBit of each term.
+func termBits(terms []string) []termBitOf {
+	out := make([]termBitOf, len(terms))
+	for j, w := range terms {
+		out[j].word, out[j].bit = termBit(w)
 	}
-	return func(i, j int) int { return x[i].stemFreq(qterms[j], words[j], bits[j]) }
+	return out
+}
+
+type termBitOf struct {
+	word int
+	bit  uint64
+}
+
+// countTurns is Terms.Count over docs numbered from off.
+func countTurns(docs []*Indexed, off int, qterms []string, bits []termBitOf, add func(i, j, n int)) {
+	for i, d := range docs {
+		for j, w := range qterms {
+			if f := d.stemFreq(w, bits[j].word, bits[j].bit); f > 0 {
+				add(off+i, j, f)
+			}
+		}
+	}
 }
 
 var _ meetingctx.TurnTerms = Terms(nil)
+
+// TurnSet is a meetingctx.TurnTerms over the turns of several indexes,
+// then loose indexed turns, numbered in the order they were added. An
+// index's turns are counted from its inverted index of stems, so a query
+// reads only the turns that have its terms.
+type TurnSet struct {
+	parts []setPart
+	n     int
+}
+
+type setPart struct {
+	x     *TurnIndex // nil for loose turns
+	loose []*Indexed
+	off   int
+}
+
+// AddIndex appends x's turns.
+func (s *TurnSet) AddIndex(x *TurnIndex) {
+	s.parts = append(s.parts, setPart{x: x, off: s.n})
+	s.n += len(x.Docs)
+}
+
+// AddTurns appends indexed turns.
+func (s *TurnSet) AddTurns(docs []*Indexed) {
+	s.parts = append(s.parts, setPart{loose: docs, off: s.n})
+	s.n += len(docs)
+}
+
+// Len is the number of turns.
+func (s *TurnSet) Len() int { return s.n }
+
+// Terms is the number of search terms of turn i.
+func (s *TurnSet) Terms(i int) int {
+	k := sort.Search(len(s.parts), func(k int) bool { return s.parts[k].off > i }) - 1
+	p := s.parts[k]
+	if p.x != nil {
+		return p.x.Docs[i-p.off].nterms
+	}
+	return p.loose[i-p.off].nterms
+}
+
+// Count calls add(i, j, n) for each turn i with n > 0 occurrences of the
+// stemmed term qterms[j].
+func (s *TurnSet) Count(qterms []string, add func(i, j, n int)) {
+	var bits []termBitOf
+	for _, p := range s.parts {
+		if p.x == nil {
+			if bits == nil {
+				bits = termBits(qterms)
+			}
+			countTurns(p.loose, p.off, qterms, bits, add)
+			continue
+		}
+		for j, w := range qterms {
+			for _, ps := range p.x.stemPostings[w] {
+				add(p.off+int(ps.doc), j, int(ps.freq))
+			}
+		}
+	}
+}
+
+var _ meetingctx.TurnTerms = (*TurnSet)(nil)
 
 // freq is how often term occurs in the turn; word and bit are
 // termBit(term), computed once per query.
@@ -339,7 +422,11 @@ func count(terms []string, freqs []int32, sig termSig, term string, word int, bi
 type TurnIndex struct {
 	Docs     []Indexed
 	postings map[string][]posting
-	words    int
+	// stemPostings is the same for the turns' Stems (turn search); it is
+	// postings unless ownStems (stemming changed a term).
+	stemPostings map[string][]posting
+	ownStems     bool
+	words        int
 }
 
 type posting struct {
@@ -355,8 +442,37 @@ func NewTurnIndex(turns []meetingctx.Turn) *TurnIndex {
 		for j, w := range d.Terms {
 			x.postings[w] = append(x.postings[w], posting{doc: int32(i), freq: d.Freqs[j]})
 		}
+		x.ownStems = x.ownStems || !d.sharesStems()
+	}
+	x.stemPostings = x.postings
+	if x.ownStems {
+		x.stemPostings = map[string][]posting{}
+		for i, d := range x.Docs {
+			for j, w := range d.Stems {
+				x.stemPostings[w] = append(x.stemPostings[w], posting{doc: int32(i), freq: d.StemFreqs[j]})
+			}
+		}
 	}
 	return x
+}
+
+// sharesStems reports whether the turn's Stems are its Terms (stemming
+// changed none of them).
+func (d *Indexed) sharesStems() bool {
+	return len(d.Stems) == 0 || &d.Stems[0] == &d.Terms[0]
+}
+
+// StemPostings is the number of entries of x's inverted index of stems
+// that are its own (0 when it is the index of terms).
+func (x *TurnIndex) StemPostings() int {
+	if !x.ownStems {
+		return 0
+	}
+	n := 0
+	for _, d := range x.Docs {
+		n += len(d.Stems)
+	}
+	return n
 }
 
 // Score is ScoreIndexed(x.Docs, query), reading only the turns that

@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -320,6 +321,8 @@ type cleanSentence struct {
 	// terms[i].
 	terms []string
 	freqs []int32
+	// sig is the Bloom signature of terms (see termBit).
+	sig termSig
 	// prior is DefaultAnswerModel.Prior's mean over its ROUGE tokens.
 	prior float64
 }
@@ -358,17 +361,8 @@ func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
 				if w < minSentenceWords {
 					continue
 				}
-				ts := textutil.Stemmed(nil, piece)
-				slices.Sort(ts)
 				cs := cleanSentence{text: piece, words: w, prior: DefaultAnswerModel.Prior.Mean(rouge.Tokens(piece))}
-				for i, x := range ts {
-					if i > 0 && x == ts[i-1] {
-						cs.freqs[len(cs.freqs)-1]++
-						continue
-					}
-					cs.terms = append(cs.terms, x)
-					cs.freqs = append(cs.freqs, 1)
-				}
+				cs.terms, cs.freqs, cs.sig = countTerms(textutil.Stemmed(nil, piece))
 				cache.sents = append(cache.sents, cs)
 			}
 		}
@@ -481,6 +475,7 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 	if kept := slices.DeleteFunc(slices.Clone(qterms), func(t string) bool { return questionWords[t] }); len(kept) > 0 {
 		qterms = kept
 	}
+	qbits := termBits(qterms)
 	var out []Sentence
 	for _, i := range idx {
 		t := c.Turns[i]
@@ -511,10 +506,10 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			f[FTurnRR], f[FTurnBM25], f[FNearBM25] = rr[i], bm[i], near
 			if len(qterms) > 0 {
 				hits, cover := 0, 0
-				for _, q := range qterms {
-					if k, ok := slices.BinarySearch(cs.terms, q); ok {
+				for j, q := range qterms {
+					if f := count(cs.terms, cs.freqs, cs.sig, q, qbits[j].word, qbits[j].bit); f > 0 {
 						cover++
-						hits += int(cs.freqs[k])
+						hits += f
 					}
 				}
 				f[FCover] = float64(cover) / float64(len(qterms))
@@ -543,25 +538,35 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			out = append(out, sen)
 		}
 	}
-	// Centrality: how many candidate turns share each sentence term.
-	df := map[string]int{}
-	for k := 0; k < len(out); {
-		turn := out[k].Turn
-		seen := map[string]bool{}
-		for ; k < len(out) && out[k].Turn == turn; k++ {
-			for _, t := range out[k].terms {
-				if !seen[t] {
-					seen[t] = true
-					df[t]++
-				}
+	// Centrality: how many candidate turns share each sentence term. A
+	// term's count is counts[slot[term]]; slots holds the slot of every
+	// sentence term in order, so the second pass hashes nothing.
+	slot := make(map[string]int32, 256)
+	type termCount struct{ turns, last int }
+	var counts []termCount
+	var slots []int32
+	for k := range out {
+		for _, t := range out[k].terms {
+			j, ok := slot[t]
+			if !ok {
+				j = int32(len(counts))
+				slot[t] = j
+				counts = append(counts, termCount{})
 			}
+			// out holds each turn's sentences together.
+			if c := &counts[j]; c.last != out[k].Turn+1 {
+				c.turns++
+				c.last = out[k].Turn + 1
+			}
+			slots = append(slots, j)
 		}
 	}
 	best := 0.0
 	for k := range out {
 		c := 0.0
-		for _, t := range out[k].terms {
-			c += float64(df[t] - 1)
+		for range out[k].terms {
+			c += float64(counts[slots[0]].turns - 1)
+			slots = slots[1:]
 		}
 		if len(out[k].terms) > 0 {
 			c /= float64(len(out[k].terms))
@@ -606,7 +611,7 @@ const maxCandidates = 80
 // target words are reached, never passing maxWords.
 func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 	pool := slices.Clone(cands)
-	sort.SliceStable(pool, func(a, b int) bool { return pool[a].Score > pool[b].Score })
+	slices.SortStableFunc(pool, func(a, b Sentence) int { return cmp.Compare(b.Score, a.Score) })
 	if len(pool) > maxCandidates {
 		pool = pool[:maxCandidates]
 	}

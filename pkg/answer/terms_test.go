@@ -27,6 +27,20 @@ func TestTermsRankAsTokenising(t *testing.T) {
 	for i := range idx {
 		docs[i] = &idx[i]
 	}
+	// The same turns as the ask path holds them: topics' indexes, each
+	// with its inverted index of stems (one of them of turns that no
+	// stemming changes), then loose indexed turns.
+	var set answer.TurnSet
+	set.AddIndex(answer.NewTurnIndex(turns[:150]))
+	set.AddIndex(answer.NewTurnIndex(nil))
+	set.AddIndex(answer.NewTurnIndex([]meetingctx.Turn{{Seq: turns[150].Seq, Text: "예산 검토"}}))
+	set.AddIndex(answer.NewTurnIndex(turns[151:380]))
+	set.AddTurns(docs[380:])
+	setTurns := slices.Clone(turns)
+	setTurns[150].Text = "예산 검토"
+	if set.Len() != len(turns) {
+		t.Fatalf("the set holds %d turns, want %d", set.Len(), len(turns))
+	}
 	w := meetingctx.TurnWeights{BM25: 1, BM25Ctx: 0.5, Length: 0.3, BM25Wide: 1, Window: 2}
 	for _, query := range []string{"budget review", "예산 출시", "launch date", "budgets reviewed", "zzz"} {
 		q := meetingctx.TurnQuery{Query: query, Turns: turns}
@@ -35,6 +49,12 @@ func TestTermsRankAsTokenising(t *testing.T) {
 		got := meetingctx.RankTurns(q, w, 0)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: indexed %d hits, tokenised %d, or a different order", query, len(got), len(want))
+		}
+		q = meetingctx.TurnQuery{Query: query, Turns: setTurns}
+		want = meetingctx.RankTurns(q, w, 0)
+		q.Indexed = &set
+		if got := meetingctx.RankTurns(q, w, 0); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: a turn set gives %d hits, tokenised %d, or a different order", query, len(got), len(want))
 		}
 		if query != "zzz" && len(want) == 0 {
 			t.Fatalf("%q matched nothing: the test proves nothing", query)

@@ -20,18 +20,26 @@ func speakerNamed(q TurnQuery) []float64 {
 	if strings.TrimSpace(query) == "" {
 		return out
 	}
-	seen := map[string]bool{}
-	for i, t := range q.Turns {
-		name := t.SpeakerName
-		if strings.TrimSpace(name) == "" {
-			name = t.SpeakerID
+	// A meeting has few speakers: a list beats hashing every turn's name.
+	type seenSpeaker struct {
+		name, id string
+		named    bool
+	}
+	var seen []seenSpeaker
+	for i := range q.Turns {
+		t := &q.Turns[i]
+		k := 0
+		for k < len(seen) && (seen[k].name != t.SpeakerName || seen[k].id != t.SpeakerID) {
+			k++
 		}
-		named, ok := seen[name]
-		if !ok {
-			named = namesSpeaker(query, foldWords(name))
-			seen[name] = named
+		if k == len(seen) {
+			name := t.SpeakerName
+			if strings.TrimSpace(name) == "" {
+				name = t.SpeakerID
+			}
+			seen = append(seen, seenSpeaker{t.SpeakerName, t.SpeakerID, namesSpeaker(query, foldWords(name))})
 		}
-		if named {
+		if seen[k].named {
 			out[i] = 1
 		}
 	}

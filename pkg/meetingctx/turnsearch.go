@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/mithub/mithub/pkg/textutil"
 )
@@ -109,6 +108,10 @@ type TurnQuery struct {
 	Turns []Turn
 	// Vecs[i] is the embedding of Turns[i] (nil or short: none).
 	Vecs [][]float32
+	// Norms, when given, holds VecNorm(Vecs[i]) for every i, computed
+	// once where the embeddings are kept, so a search does not compute
+	// them again.
+	Norms []float64
 	// Topics and TopicScores give the prior: a turn inside Topics[j]
 	// gets TopicScores[j]. Both may be empty.
 	Topics      []Topic
@@ -126,9 +129,10 @@ type TurnQuery struct {
 type TurnTerms interface {
 	// Terms is the number of search terms of turn i, repeats counted.
 	Terms(i int) int
-	// Counter returns, for a query's stemmed terms, how often term j
-	// occurs in turn i's stemmed terms.
-	Counter(qterms []string) func(i, j int) int
+	// Count calls add(i, j, n) for every turn i whose stemmed terms
+	// have the query's stemmed term qterms[j], n times (n > 0), at most
+	// once per (i, j); the order of the calls is free.
+	Count(qterms []string, add func(i, j, n int))
 }
 
 // TurnReach reports, per turn, whether the query reaches it: a query term
@@ -159,8 +163,16 @@ func turnScores(q TurnQuery, w TurnWeights) ([][TurnFeatureCount]float64, []bool
 	lex := turnBM25(q, w.QueryStop)
 	cos := make([]float64, n)
 	if qn := norm(q.QueryVec); qn > 0 {
+		norms := len(q.Norms) >= min(n, len(q.Vecs))
+		nz := nonzero(q.QueryVec)
 		for i := range min(n, len(q.Vecs)) {
-			if c, ok := cosineNorm(q.QueryVec, qn, q.Vecs[i]); ok && c > 0 {
+			var vn float64
+			if norms {
+				vn = q.Norms[i]
+			} else {
+				vn = VecNorm(q.Vecs[i])
+			}
+			if c, ok := cosineOf(q.QueryVec, qn, q.Vecs[i], vn, nz); ok && c > 0 {
 				cos[i] = c
 				reach[i] = c >= q.MinCosine
 			}
@@ -199,11 +211,7 @@ func ScoreTurns(q TurnQuery, w TurnWeights) []float64 {
 func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
 	feats, reach := turnScores(q, w)
 	wv := w.Vector()
-	type scored struct {
-		i     int
-		score float64
-	}
-	var cands []scored
+	var cands []rankedTurn
 	for i, f := range feats {
 		if !reach[i] {
 			continue
@@ -212,17 +220,76 @@ func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
 		for j := range f {
 			s += wv[j] * f[j]
 		}
-		cands = append(cands, scored{i, s})
+		cands = append(cands, rankedTurn{i, s})
 	}
-	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
-	if k > 0 && len(cands) > k {
-		cands = cands[:k]
-	}
+	cands = bestTurns(cands, k)
 	out := make([]TurnHit, len(cands))
 	for j, c := range cands {
 		out[j] = TurnHit{Turn: q.Turns[c.i], Score: c.score, TopicID: topicOf(q.Topics, q.Turns[c.i].Seq)}
 	}
 	return out
+}
+
+// rankedTurn is a turn's index in a search and its score.
+type rankedTurn struct {
+	i     int
+	score float64
+}
+
+// before orders ranked turns best first, ties by the earlier turn.
+func (a rankedTurn) before(b rankedTurn) bool {
+	return a.score > b.score || a.score == b.score && a.i < b.i
+}
+
+// bestTurns returns the k best of cands (every one for k <= 0), best
+// first, ties by the earlier turn; cands, in turn order, is reused. With
+// k below len(cands) it keeps a heap of the k best, O(n log k), instead
+// of sorting every candidate.
+func bestTurns(cands []rankedTurn, k int) []rankedTurn {
+	if k <= 0 || k >= len(cands) {
+		slices.SortFunc(cands, func(a, b rankedTurn) int {
+			if a.before(b) {
+				return -1
+			}
+			if b.before(a) {
+				return 1
+			}
+			return 0
+		})
+		return cands
+	}
+	// h[0] is the worst of the k best so far: a heap ordered by before,
+	// reversed.
+	h := cands[:k:k]
+	worse := func(a, b int) bool { return h[b].before(h[a]) }
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= k {
+				return
+			}
+			if c+1 < k && worse(c+1, c) {
+				c++
+			}
+			if !worse(c, i) {
+				return
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
+		}
+	}
+	// h aliases cands[:k], so the heap is built in place; later
+	// candidates come from cands[k:], which h never grows into.
+	for i := k/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, c := range cands[k:] {
+		if c.before(h[0]) {
+			h[0] = c
+			down(0)
+		}
+	}
+	return bestTurns(h, 0)
 }
 
 // turnLengths counts each turn's search terms.
@@ -267,53 +334,45 @@ func turnBM25(q TurnQuery, stop []string) []float64 {
 		qlist = append(qlist, w)
 	}
 	slices.Sort(qlist)
-	tf := make([][]int, len(turns)) // tf[i][j]: count of qlist[j] in turn i
+	nq := len(qlist)
+	tf := make([]int32, len(turns)*nq) // tf[i*nq+j]: count of qlist[j] in turn i
 	lens := turnLengths(q)
-	df := make([]int, len(qlist))
+	df := make([]int, nq)
 	total := 0.0
-	var words []string
-	var count func(i, j int) int
-	if q.Indexed != nil {
-		count = q.Indexed.Counter(qlist)
-	}
-	for i, t := range turns {
+	for i := range turns {
 		total += float64(lens[i])
-		if count != nil {
-			for j := range qlist {
-				if f := count(i, j); f > 0 {
-					if tf[i] == nil {
-						tf[i] = make([]int, len(qlist))
-					}
-					tf[i][j] = f
-				}
-			}
-		} else {
+	}
+	if q.Indexed != nil {
+		q.Indexed.Count(qlist, func(i, j, n int) {
+			tf[i*nq+j] = int32(n)
+			df[j]++
+		})
+	} else {
+		var words []string
+		for i, t := range turns {
 			words = textutil.Stemmed(words[:0], t.Text)
 			for _, w := range words {
 				if j, ok := slices.BinarySearch(qlist, w); ok {
-					if tf[i] == nil {
-						tf[i] = make([]int, len(qlist))
+					if tf[i*nq+j] == 0 {
+						df[j]++
 					}
-					tf[i][j]++
+					tf[i*nq+j]++
 				}
-			}
-		}
-		for j := range tf[i] {
-			if tf[i][j] > 0 {
-				df[j]++
 			}
 		}
 	}
 	avg := math.Max(total/float64(len(turns)), 1)
 	for i := range turns {
-		for j, f := range tf[i] {
-			scores[i] += textutil.BM25(f, df[j], len(turns), float64(lens[i]), avg)
+		for j, f := range tf[i*nq : (i+1)*nq] {
+			if f > 0 {
+				scores[i] += textutil.BM25(int(f), df[j], len(turns), float64(lens[i]), avg)
+			}
 		}
 	}
 	return scores
 }
 
-// norm is the Euclidean length of v.
+// norm is the Euclidean length of a query's embedding.
 func norm(v []float32) float64 {
 	var s float32
 	for _, x := range v {
@@ -322,30 +381,67 @@ func norm(v []float32) float64 {
 	return math.Sqrt(float64(s))
 }
 
-// cosineNorm is the cosine of q (of length qn > 0) and v; false when v
-// is empty, of another dimension or zero.
-func cosineNorm(q []float32, qn float64, v []float32) (float64, bool) {
-	if len(v) != len(q) {
+// VecNorm is the Euclidean length of a turn's embedding, as turn search
+// computes it.
+func VecNorm(v []float32) float64 {
+	var n0, n1 float32
+	i := 0
+	for ; i+1 < len(v); i += 2 {
+		n0 += v[i] * v[i]
+		n1 += v[i+1] * v[i+1]
+	}
+	if i < len(v) {
+		n0 += v[i] * v[i]
+	}
+	return math.Sqrt(float64(n0 + n1))
+}
+
+// nonzero returns the indexes of q's non-zero entries when they are
+// fewer than half of them (a sparse vector, as the local embedder's
+// hashed bags of words are), else nil.
+func nonzero(q []float32) []int {
+	var out []int
+	for i, x := range q {
+		if x != 0 {
+			if 2*(len(out)+1) >= len(q) {
+				return nil
+			}
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// cosineOf is the cosine of q and v, of lengths qn > 0 and vn (VecNorm);
+// false when v is empty, of another dimension or zero. With nz, q's
+// non-zero entries (nonzero), the products are taken there only; each
+// partial sum adds the same non-zero products in the same order, so the
+// result is the same to the bit.
+func cosineOf(q []float32, qn float64, v []float32, vn float64, nz []int) (float64, bool) {
+	if len(v) != len(q) || vn == 0 {
 		return 0, false
 	}
 	v = v[:len(q)]
-	var d0, d1, n0, n1 float32
+	var d0, d1 float32
+	if nz != nil {
+		for _, i := range nz {
+			if i&1 == 0 {
+				d0 += q[i] * v[i]
+			} else {
+				d1 += q[i] * v[i]
+			}
+		}
+		return float64(d0+d1) / (qn * vn), true
+	}
 	i := 0
 	for ; i+1 < len(q); i += 2 {
 		d0 += q[i] * v[i]
 		d1 += q[i+1] * v[i+1]
-		n0 += v[i] * v[i]
-		n1 += v[i+1] * v[i+1]
 	}
 	if i < len(q) {
 		d0 += q[i] * v[i]
-		n0 += v[i] * v[i]
 	}
-	nv := float64(n0 + n1)
-	if nv == 0 {
-		return 0, false
-	}
-	return float64(d0+d1) / (qn * math.Sqrt(nv)), true
+	return float64(d0+d1) / (qn * vn), true
 }
 
 // normalize divides xs by their maximum (when positive).

@@ -248,12 +248,13 @@ func (x testTerms) Terms(i int) int {
 	return n
 }
 
-func (x testTerms) Counter(qterms []string) func(i, j int) int {
-	return func(i, j int) int {
-		if k, ok := slices.BinarySearch(x[i].terms, qterms[j]); ok {
-			return int(x[i].freqs[k])
+func (x testTerms) Count(qterms []string, add func(i, j, n int)) {
+	for i := range x {
+		for j, q := range qterms {
+			if k, ok := slices.BinarySearch(x[i].terms, q); ok {
+				add(i, j, int(x[i].freqs[k]))
+			}
 		}
-		return 0
 	}
 }
 
@@ -285,8 +286,8 @@ func TestRankTurnsIndexedMatchesTokenising(t *testing.T) {
 	}
 }
 
-// cosineNorm, with the query's length computed once, is cosine.
-func TestCosineNormIsCosine(t *testing.T) {
+// cosineOf, with both lengths computed once, is cosine.
+func TestCosineOfIsCosine(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, dim := range []int{1, 2, 7, 256} {
 		for range 50 {
@@ -295,16 +296,106 @@ func TestCosineNormIsCosine(t *testing.T) {
 				a[i], b[i] = float32(r.NormFloat64()), float32(r.NormFloat64())
 			}
 			want, _ := cosine(a, b)
-			got, ok := cosineNorm(a, norm(a), b)
+			got, ok := cosineOf(a, norm(a), b, VecNorm(b), nil)
 			if !ok || math.Abs(got-want) > 1e-5 {
-				t.Fatalf("dim %d: cosineNorm %v (%v), cosine %v", dim, got, ok, want)
+				t.Fatalf("dim %d: cosineOf %v (%v), cosine %v", dim, got, ok, want)
 			}
 		}
 	}
-	if _, ok := cosineNorm([]float32{1, 2}, norm([]float32{1, 2}), []float32{0, 0}); ok {
+	if _, ok := cosineOf([]float32{1, 2}, norm([]float32{1, 2}), []float32{0, 0}, 0, nil); ok {
 		t.Fatal("a zero vector has no cosine")
 	}
-	if _, ok := cosineNorm([]float32{1, 2}, norm([]float32{1, 2}), []float32{1, 2, 3}); ok {
+	if _, ok := cosineOf([]float32{1, 2}, norm([]float32{1, 2}), []float32{1, 2, 3}, VecNorm([]float32{1, 2, 3}), nil); ok {
 		t.Fatal("vectors of other dimensions have no cosine")
+	}
+}
+
+// bestTurns is a stable sort by score, best first, cut to k: checked on
+// random scores with many ties, for every k.
+func TestBestTurnsIsStableSortCut(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{0, 1, 2, 3, 10, 57} {
+		cands := make([]rankedTurn, n)
+		for i := range cands {
+			cands[i] = rankedTurn{i: i * 2, score: float64(r.IntN(5))}
+		}
+		want := slices.Clone(cands)
+		slices.SortStableFunc(want, func(a, b rankedTurn) int {
+			switch {
+			case a.score > b.score:
+				return -1
+			case a.score < b.score:
+				return 1
+			}
+			return 0
+		})
+		for k := -1; k <= n+1; k++ {
+			got := bestTurns(slices.Clone(cands), k)
+			w := want
+			if k > 0 && k < n {
+				w = want[:k]
+			}
+			if !slices.Equal(got, w) {
+				t.Fatalf("n %d k %d: %v, want %v", n, k, got, w)
+			}
+		}
+	}
+}
+
+// Norms computed once where embeddings are kept rank exactly as norms
+// computed per search; wrong norms would change the embedding leg.
+func TestRankTurnsWithNorms(t *testing.T) {
+	q := fusionFixture()
+	// Lengths other than 1, so a norm left out shows.
+	for i, v := range q.Vecs {
+		q.Vecs[i] = []float32{v[0] * float32(i+1), v[1] * 3, v[2] * 0.5}
+	}
+	w := TurnWeights{BM25: 0.2, Embed: 1, Window: 2}
+	want := RankTurns(q, w, 10)
+	for _, v := range q.Vecs {
+		q.Norms = append(q.Norms, VecNorm(v))
+	}
+	got := RankTurns(q, w, 10)
+	if !reflect.DeepEqual(got, want) || len(want) == 0 {
+		t.Fatalf("with norms %v, without %v", seqs(got), seqs(want))
+	}
+	for i := range q.Norms {
+		q.Norms[i] = 1
+	}
+	if reflect.DeepEqual(RankTurns(q, w, 10), want) {
+		t.Fatal("the given norms are not used")
+	}
+}
+
+// Over a sparse query's non-zero entries the cosine is the dense one to
+// the bit, for odd and even dimensions and dense turn vectors.
+func TestCosineOfSparseQuery(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, dim := range []int{3, 8, 255, 256} {
+		for range 200 {
+			q, v := make([]float32, dim), make([]float32, dim)
+			for i := range v {
+				v[i] = float32(r.NormFloat64())
+				if r.IntN(4) == 0 {
+					v[i] = 0
+				}
+			}
+			for range 1 + r.IntN(max(1, dim/3)) {
+				q[r.IntN(dim)] = float32(r.NormFloat64())
+			}
+			q[dim-1] = 1 // the odd tail of an odd dimension
+			nz := nonzero(q)
+			if nz == nil {
+				continue
+			}
+			want, wok := cosineOf(q, norm(q), v, VecNorm(v), nil)
+			got, ok := cosineOf(q, norm(q), v, VecNorm(v), nz)
+			if got != want || ok != wok {
+				t.Fatalf("dim %d: sparse %v (%v), dense %v (%v)", dim, got, ok, want, wok)
+			}
+		}
+	}
+	if nonzero([]float32{1, 0, 2, 0}) != nil || len(nonzero([]float32{0, 0, 2, 0, 0})) != 1 {
+		t.Fatal("nonzero: a vector half non-zero is dense, and one entry of five is sparse")
 	}
 }

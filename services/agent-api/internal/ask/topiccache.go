@@ -31,9 +31,11 @@ func (k topicKey) topic() topicID { return topicID{k.tenantID, k.meetingID, k.to
 
 type topicEntry struct {
 	docs *answer.TurnIndex
-	// vecs are the embeddings of docs' turns, once computed (see setVecs).
-	vecs [][]float32
-	size int64
+	// vecs are the embeddings of docs' turns, once computed (see
+	// setVecs), and norms their lengths (meetingctx.VecNorm).
+	vecs  [][]float32
+	norms []float64
+	size  int64
 }
 
 // topicCache keeps indexed topic turns, least recently used first out,
@@ -105,20 +107,31 @@ func (c *topicCache) add(k topicKey, mergedFrom []string, docs *answer.TurnIndex
 	}
 }
 
-// vecs returns the turn embeddings cached with k's turns.
-func (c *topicCache) vecs(k topicKey) ([][]float32, bool) {
+// vecs returns the turn embeddings cached with k's turns and their
+// lengths.
+func (c *topicCache) vecs(k topicKey) ([][]float32, []float64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.lru.Peek(k)
 	if !ok || e.vecs == nil {
-		return nil, false
+		return nil, nil, false
 	}
-	return e.vecs, true
+	return e.vecs, e.norms, true
 }
 
-// setVecs keeps the turn embeddings of k's turns beside them, counting
-// their bytes against the bound; without k's turns cached it does nothing.
-func (c *topicCache) setVecs(k topicKey, vecs [][]float32) {
+// vecNorms returns the length of each vector.
+func vecNorms(vecs [][]float32) []float64 {
+	out := make([]float64, len(vecs))
+	for i, v := range vecs {
+		out[i] = meetingctx.VecNorm(v)
+	}
+	return out
+}
+
+// setVecs keeps the turn embeddings of k's turns and their lengths
+// beside them, counting their bytes against the bound; without k's turns
+// cached it does nothing.
+func (c *topicCache) setVecs(k topicKey, vecs [][]float32, norms []float64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.lru.Peek(k)
@@ -127,9 +140,9 @@ func (c *topicCache) setVecs(k topicKey, vecs [][]float32) {
 	}
 	var size int64
 	for _, v := range vecs {
-		size += vecBytes + 4*int64(len(v))
+		size += vecBytes + 8 + 4*int64(len(v))
 	}
-	e.vecs = vecs
+	e.vecs, e.norms = vecs, norms
 	e.size += size
 	c.lru.Add(k, e)
 	c.bytes += size
@@ -219,8 +232,12 @@ const (
 	// stemBytes is a stem of a turn's own: its string header and count.
 	stemBytes       = 16 + 4
 	topicEntryBytes = 2048
-	// vecBytes is a turn embedding's slice header; its floats count apart.
+	// vecBytes is a turn embedding's slice header; its floats, and its
+	// length kept beside it, count apart.
 	vecBytes = 24
+	// stemPostingBytes is an entry of the inverted index of stems of an
+	// index whose stems are its own: a posting and its share of the map.
+	stemPostingBytes = 8 + 32
 )
 
 // turnIndexSize estimates the memory an index holds on to: its turns'
@@ -244,5 +261,5 @@ func turnIndexSize(x *answer.TurnIndex) int64 {
 			}
 		}
 	}
-	return n
+	return n + stemPostingBytes*int64(x.StemPostings())
 }
