@@ -11,6 +11,7 @@ import (
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
+	"github.com/mithub/mithub/pkg/segment"
 	"github.com/mithub/mithub/pkg/tokens"
 )
 
@@ -121,8 +122,11 @@ func BenchmarkExtractive(b *testing.B) {
 }
 
 // BenchmarkTurnSearch ranks 500 indexed QMSum turns (a bench-ask meeting)
-// for each of Bed002's specific queries with the shipped weights, without
-// embeddings, as an ask does before its turns' embeddings are cached.
+// for each of Bed002's specific queries with the shipped weights: "terms"
+// over the indexed turns as a list, without embeddings; "topics" with the
+// turns held as the ask path holds them, in topic indexes of 50 turns
+// each; "embedded" also with the local embedder's vectors, packed as the
+// ask topic cache keeps them.
 func BenchmarkTurnSearch(b *testing.B) {
 	m, turns := bed002Turns(b, 500)
 	idx := answer.Index(turns)
@@ -130,11 +134,52 @@ func BenchmarkTurnSearch(b *testing.B) {
 	for i := range idx {
 		docs[i] = &idx[i]
 	}
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		q := m.SpecificQueries[i%len(m.SpecificQueries)]
-		meetingctx.RankTurns(meetingctx.TurnQuery{Query: q.Query, Turns: turns, Indexed: docs}, meetingctx.DefaultTurnWeights, 40)
+	var set answer.TurnSet
+	for from := 0; from < len(turns); from += 50 {
+		set.AddIndex(answer.NewTurnIndex(turns[from:min(from+50, len(turns))]))
 	}
+	emb := segment.NewEmbedder(0)
+	vecs, err := emb.Embed(b.Context(), texts(turns))
+	if err != nil {
+		b.Fatal(err)
+	}
+	packed := make([]meetingctx.PackedVec, len(vecs))
+	for i, v := range vecs {
+		packed[i] = meetingctx.PackVec(v)
+	}
+	qvecs := make([][]float32, len(m.SpecificQueries))
+	for i, q := range m.SpecificQueries {
+		v, err := emb.Embed(b.Context(), []string{q.Query})
+		if err != nil {
+			b.Fatal(err)
+		}
+		qvecs[i] = v[0]
+	}
+	for _, c := range []struct {
+		name  string
+		terms meetingctx.TurnTerms
+		embed bool
+	}{{"terms", docs, false}, {"topics", &set, false}, {"embedded", &set, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				k := i % len(m.SpecificQueries)
+				q := meetingctx.TurnQuery{Query: m.SpecificQueries[k].Query, Turns: turns, Indexed: c.terms}
+				if c.embed {
+					q.QueryVec, q.Packed = qvecs[k], packed
+				}
+				meetingctx.RankTurns(q, meetingctx.DefaultTurnWeights, 40)
+			}
+		})
+	}
+}
+
+func texts(turns []meetingctx.Turn) []string {
+	out := make([]string, len(turns))
+	for i, t := range turns {
+		out[i] = t.Text
+	}
+	return out
 }
 
 // BenchmarkIndex indexes 500 QMSum turns, as the ask topic cache does

@@ -610,27 +610,41 @@ const maxCandidates = 80
 // SameTurnPenalty for a sentence of a turn already picked from, until
 // target words are reached, never passing maxWords.
 func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
-	pool := slices.Clone(cands)
-	slices.SortStableFunc(pool, func(a, b Sentence) int { return cmp.Compare(b.Score, a.Score) })
-	if len(pool) > maxCandidates {
-		pool = pool[:maxCandidates]
+	// Sentences are large: their order is sorted, then the best copied.
+	order := make([]int32, len(cands))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(cands[b].Score, cands[a].Score) })
+	pool := make([]Sentence, min(len(order), maxCandidates))
+	for k := range pool {
+		pool[k] = cands[order[k]]
 	}
 	var picked []Sentence
 	used := make([]bool, len(pool))
+	// sim[k] and sameTurn[k] are pool[k]'s most overlap with, and whether
+	// it shares a turn with, a picked sentence: updated with each pick.
+	sim := make([]float64, len(pool))
+	sameTurn := make([]bool, len(pool))
 	words := 0
 	for words < target {
+		if n := len(picked); n > 0 {
+			p := picked[n-1]
+			for k, s := range pool {
+				// A sentence too long now stays too long: words only grow.
+				if !used[k] && words+s.Words <= maxWords {
+					sim[k] = max(sim[k], jaccard(s.terms, p.terms))
+					sameTurn[k] = sameTurn[k] || p.Turn == s.Turn
+				}
+			}
+		}
 		best, bestV := -1, math.Inf(-1)
 		for k, s := range pool {
 			if used[k] || words+s.Words > maxWords {
 				continue
 			}
-			sim, sameTurn := 0.0, false
-			for _, p := range picked {
-				sim = max(sim, jaccard(s.terms, p.terms))
-				sameTurn = sameTurn || p.Turn == s.Turn
-			}
-			v := m.Lambda*s.Score - (1-m.Lambda)*sim
-			if sameTurn {
+			v := m.Lambda*s.Score - (1-m.Lambda)*sim[k]
+			if sameTurn[k] {
 				v -= m.SameTurnPenalty
 			}
 			if v > bestV {

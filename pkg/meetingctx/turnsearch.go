@@ -108,10 +108,9 @@ type TurnQuery struct {
 	Turns []Turn
 	// Vecs[i] is the embedding of Turns[i] (nil or short: none).
 	Vecs [][]float32
-	// Norms, when given, holds VecNorm(Vecs[i]) for every i, computed
-	// once where the embeddings are kept, so a search does not compute
-	// them again.
-	Norms []float64
+	// Packed, when given (one per turn), holds the turns' embeddings
+	// packed once where they are kept (PackVec), and Vecs is not read.
+	Packed []PackedVec
 	// Topics and TopicScores give the prior: a turn inside Topics[j]
 	// gets TopicScores[j]. Both may be empty.
 	Topics      []Topic
@@ -163,16 +162,20 @@ func turnScores(q TurnQuery, w TurnWeights) ([][TurnFeatureCount]float64, []bool
 	lex := turnBM25(q, w.QueryStop)
 	cos := make([]float64, n)
 	if qn := norm(q.QueryVec); qn > 0 {
-		norms := len(q.Norms) >= min(n, len(q.Vecs))
 		nz := nonzero(q.QueryVec)
-		for i := range min(n, len(q.Vecs)) {
-			var vn float64
-			if norms {
-				vn = q.Norms[i]
+		vecs := len(q.Vecs)
+		if q.Packed != nil {
+			vecs = len(q.Packed)
+		}
+		for i := range min(n, vecs) {
+			var c float64
+			var ok bool
+			if q.Packed != nil {
+				c, ok = q.Packed[i].cosine(q.QueryVec, qn, nz)
 			} else {
-				vn = VecNorm(q.Vecs[i])
+				c, ok = cosineOf(q.QueryVec, qn, q.Vecs[i], VecNorm(q.Vecs[i]), nz)
 			}
-			if c, ok := cosineOf(q.QueryVec, qn, q.Vecs[i], vn, nz); ok && c > 0 {
+			if ok && c > 0 {
 				cos[i] = c
 				reach[i] = c >= q.MinCosine
 			}
@@ -394,6 +397,61 @@ func VecNorm(v []float32) float64 {
 		n0 += v[i] * v[i]
 	}
 	return math.Sqrt(float64(n0 + n1))
+}
+
+// PackedVec is an embedding as turn search keeps it between searches,
+// with its length computed once: a vector with fewer non-zero entries
+// than half its length (the local embedder's hashed bags of words) by
+// those entries, any other whole. A search then reads a few hundred bytes
+// of a local embedding instead of its every float.
+type PackedVec struct {
+	dense []float32 // nil when packed by entries
+	index []uint16  // ascending
+	value []float32
+	dim   int
+	norm  float64
+}
+
+// PackVec packs v (nil or empty: no embedding).
+func PackVec(v []float32) PackedVec {
+	p := PackedVec{dim: len(v), norm: VecNorm(v)}
+	nz := nonzero(v)
+	if nz == nil || len(v) > 1<<16 {
+		p.dense = v
+		return p
+	}
+	p.index, p.value = make([]uint16, len(nz)), make([]float32, len(nz))
+	for k, i := range nz {
+		p.index[k], p.value[k] = uint16(i), v[i]
+	}
+	return p
+}
+
+// Bytes estimates the memory p holds.
+func (p PackedVec) Bytes() int {
+	return 3*24 + 16 + 4*len(p.dense) + 6*len(p.index)
+}
+
+// cosine is cosineOf(q, qn, v, VecNorm(v), nz) for the vector v packed
+// in p, to the bit: the dense loop adds q[i]*v[i] for every i, in order,
+// into a partial sum per parity of i, and over v's non-zero entries in
+// the same order and sums the skipped products are zeros.
+func (p *PackedVec) cosine(q []float32, qn float64, nz []int) (float64, bool) {
+	if p.dense != nil || p.dim == 0 {
+		return cosineOf(q, qn, p.dense, p.norm, nz)
+	}
+	if p.dim != len(q) || p.norm == 0 {
+		return 0, false
+	}
+	var d0, d1 float32
+	for k, i := range p.index {
+		if i&1 == 0 {
+			d0 += q[i] * p.value[k]
+		} else {
+			d1 += q[i] * p.value[k]
+		}
+	}
+	return float64(d0+d1) / (qn * p.norm), true
 }
 
 // nonzero returns the indexes of q's non-zero entries when they are

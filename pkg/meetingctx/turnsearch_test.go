@@ -342,28 +342,77 @@ func TestBestTurnsIsStableSortCut(t *testing.T) {
 	}
 }
 
-// Norms computed once where embeddings are kept rank exactly as norms
-// computed per search; wrong norms would change the embedding leg.
-func TestRankTurnsWithNorms(t *testing.T) {
+// Embeddings packed once where they are kept rank exactly as the
+// vectors themselves; a packed vector that is not the turn's would change
+// the embedding leg.
+func TestRankTurnsPacked(t *testing.T) {
 	q := fusionFixture()
-	// Lengths other than 1, so a norm left out shows.
+	// Lengths other than 1, so a wrong norm shows.
 	for i, v := range q.Vecs {
 		q.Vecs[i] = []float32{v[0] * float32(i+1), v[1] * 3, v[2] * 0.5}
 	}
 	w := TurnWeights{BM25: 0.2, Embed: 1, Window: 2}
 	want := RankTurns(q, w, 10)
 	for _, v := range q.Vecs {
-		q.Norms = append(q.Norms, VecNorm(v))
+		q.Packed = append(q.Packed, PackVec(v))
 	}
 	got := RankTurns(q, w, 10)
 	if !reflect.DeepEqual(got, want) || len(want) == 0 {
-		t.Fatalf("with norms %v, without %v", seqs(got), seqs(want))
+		t.Fatalf("packed %v, vectors %v", seqs(got), seqs(want))
 	}
-	for i := range q.Norms {
-		q.Norms[i] = 1
-	}
+	slices.Reverse(q.Packed)
 	if reflect.DeepEqual(RankTurns(q, w, 10), want) {
-		t.Fatal("the given norms are not used")
+		t.Fatal("the packed vectors are not read")
+	}
+}
+
+// A packed vector's cosine is the vector's to the bit, whether it is kept
+// by its entries (sparse) or whole (dense), with a sparse or dense query.
+func TestPackedVecCosine(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	vec := func(dim int, zeros float64) []float32 {
+		v := make([]float32, dim)
+		for i := range v {
+			if r.Float64() >= zeros {
+				v[i] = float32(r.NormFloat64())
+			}
+		}
+		return v
+	}
+	packed := 0
+	for _, dim := range []int{1, 3, 8, 255, 256} {
+		for range 100 {
+			q, v := vec(dim, 0.9), vec(dim, r.Float64())
+			q[0] = 1
+			p := PackVec(v)
+			if p.dense == nil {
+				packed++
+			}
+			qn := norm(q)
+			for _, nz := range [][]int{nil, nonzero(q)} {
+				want, wok := cosineOf(q, qn, v, VecNorm(v), nil)
+				got, ok := p.cosine(q, qn, nz)
+				if got != want || ok != wok {
+					t.Fatalf("dim %d: packed %v (%v), vector %v (%v)", dim, got, ok, want, wok)
+				}
+			}
+		}
+	}
+	if packed < 100 {
+		t.Fatalf("only %d vectors were packed by entries: the sparse form is barely tested", packed)
+	}
+	hasCosine := func(v []float32) bool {
+		p := PackVec(v)
+		_, ok := p.cosine([]float32{1, 0, 0}, 1, nil)
+		return ok
+	}
+	for _, v := range [][]float32{nil, {0, 0, 0}} {
+		if hasCosine(v) {
+			t.Fatalf("%v has a cosine", v)
+		}
+	}
+	if hasCosine([]float32{1, 0, 0, 0}) {
+		t.Fatal("vectors of other dimensions have a cosine")
 	}
 }
 

@@ -31,11 +31,10 @@ func (k topicKey) topic() topicID { return topicID{k.tenantID, k.meetingID, k.to
 
 type topicEntry struct {
 	docs *answer.TurnIndex
-	// vecs are the embeddings of docs' turns, once computed (see
-	// setVecs), and norms their lengths (meetingctx.VecNorm).
-	vecs  [][]float32
-	norms []float64
-	size  int64
+	// vecs are the embeddings of docs' turns, packed for turn search,
+	// once computed (see setVecs).
+	vecs []meetingctx.PackedVec
+	size int64
 }
 
 // topicCache keeps indexed topic turns, least recently used first out,
@@ -107,31 +106,29 @@ func (c *topicCache) add(k topicKey, mergedFrom []string, docs *answer.TurnIndex
 	}
 }
 
-// vecs returns the turn embeddings cached with k's turns and their
-// lengths.
-func (c *topicCache) vecs(k topicKey) ([][]float32, []float64, bool) {
+// vecs returns the turn embeddings cached with k's turns.
+func (c *topicCache) vecs(k topicKey) ([]meetingctx.PackedVec, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.lru.Peek(k)
 	if !ok || e.vecs == nil {
-		return nil, nil, false
+		return nil, false
 	}
-	return e.vecs, e.norms, true
+	return e.vecs, true
 }
 
-// vecNorms returns the length of each vector.
-func vecNorms(vecs [][]float32) []float64 {
-	out := make([]float64, len(vecs))
+// packVecs packs embeddings for turn search.
+func packVecs(vecs [][]float32) []meetingctx.PackedVec {
+	out := make([]meetingctx.PackedVec, len(vecs))
 	for i, v := range vecs {
-		out[i] = meetingctx.VecNorm(v)
+		out[i] = meetingctx.PackVec(v)
 	}
 	return out
 }
 
-// setVecs keeps the turn embeddings of k's turns and their lengths
-// beside them, counting their bytes against the bound; without k's turns
-// cached it does nothing.
-func (c *topicCache) setVecs(k topicKey, vecs [][]float32, norms []float64) {
+// setVecs keeps the turn embeddings of k's turns beside them, counting
+// their bytes against the bound; without k's turns cached it does nothing.
+func (c *topicCache) setVecs(k topicKey, vecs []meetingctx.PackedVec) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.lru.Peek(k)
@@ -140,9 +137,9 @@ func (c *topicCache) setVecs(k topicKey, vecs [][]float32, norms []float64) {
 	}
 	var size int64
 	for _, v := range vecs {
-		size += vecBytes + 8 + 4*int64(len(v))
+		size += int64(v.Bytes())
 	}
-	e.vecs, e.norms = vecs, norms
+	e.vecs = vecs
 	e.size += size
 	c.lru.Add(k, e)
 	c.bytes += size
@@ -232,9 +229,6 @@ const (
 	// stemBytes is a stem of a turn's own: its string header and count.
 	stemBytes       = 16 + 4
 	topicEntryBytes = 2048
-	// vecBytes is a turn embedding's slice header; its floats, and its
-	// length kept beside it, count apart.
-	vecBytes = 24
 	// stemPostingBytes is an entry of the inverted index of stems of an
 	// index whose stems are its own: a posting and its share of the map.
 	stemPostingBytes = 8 + 32

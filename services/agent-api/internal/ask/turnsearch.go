@@ -48,18 +48,17 @@ func (s *Service) weights() meetingctx.TurnWeights {
 // gives what a search with embed gives.
 func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, snap meetingctx.Snapshot, query string, k int, embed bool) ([]meetingctx.TurnHit, error) {
 	type topicPart struct {
-		x     *answer.TurnIndex
-		vecs  [][]float32
-		norms []float64
+		x    *answer.TurnIndex
+		vecs []meetingctx.PackedVec
 	}
 	parts := make([]topicPart, 0, len(snap.Topics))
 	n := len(snap.Pending)
 	for _, t := range snap.Topics {
-		x, v, vn, err := s.topicTurnsVecs(ctx, tenantID, meetingID, m, t, embed)
+		x, v, err := s.topicTurnsVecs(ctx, tenantID, meetingID, m, t, embed)
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, topicPart{x, v, vn})
+		parts = append(parts, topicPart{x, v})
 		n += len(x.Docs)
 	}
 	pending, err := s.pendingVecs(ctx, tenantID, meetingID, m, snap.Pending, embed)
@@ -69,18 +68,15 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 	// Indexed turns carry their terms: no tokenising per search.
 	var set answer.TurnSet
 	turns := make([]meetingctx.Turn, 0, n)
-	vecs := make([][]float32, 0, n)
-	norms := make([]float64, 0, n)
+	vecs := make([]meetingctx.PackedVec, 0, n)
 	for _, p := range parts {
 		for i := range p.x.Docs {
 			turns = append(turns, p.x.Docs[i].Turn)
 		}
 		if p.vecs == nil {
 			vecs = vecs[:len(vecs)+len(p.x.Docs)]
-			norms = norms[:len(norms)+len(p.x.Docs)]
 		} else {
 			vecs = append(vecs, p.vecs...)
-			norms = append(norms, p.norms...)
 		}
 		set.AddIndex(p.x)
 	}
@@ -91,25 +87,24 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 	}
 	set.AddTurns(loose)
 	turns = append(turns, snap.Pending...)
-	vecs = append(vecs, pending...)
-	norms = append(norms, vecNorms(pending)...)
-	q := m.TurnQuery(ctx, query, turns, vecs)
-	q.Norms, q.Indexed = norms, &set
+	vecs = append(vecs, packVecs(pending)...)
+	q := m.TurnQuery(ctx, query, turns, nil)
+	q.Packed, q.Indexed = vecs, &set
 	return meetingctx.RankTurns(q, s.weights(), k), nil
 }
 
-// topicTurnsVecs returns a topic's indexed turns and their embeddings
-// with their lengths, all cached. Embeddings not cached yet are computed
-// with embed, else left to a background job (nil is returned for them).
-func (s *Service) topicTurnsVecs(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, t meetingctx.Topic, embed bool) (*answer.TurnIndex, [][]float32, []float64, error) {
+// topicTurnsVecs returns a topic's indexed turns and their embeddings,
+// both cached. Embeddings not cached yet are computed with embed, else
+// left to a background job (nil is returned for them).
+func (s *Service) topicTurnsVecs(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, t meetingctx.Topic, embed bool) (*answer.TurnIndex, []meetingctx.PackedVec, error) {
 	docs, err := s.topicTurns(ctx, tenantID, meetingID, t)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	key := topicKeyOf(tenantID, meetingID, t)
 	c := s.topicCache()
-	if v, vn, ok := c.vecs(key); ok && len(v) == len(docs.Docs) {
-		return docs, v, vn, nil
+	if v, ok := c.vecs(key); ok && len(v) == len(docs.Docs) {
+		return docs, v, nil
 	}
 	turns := make([]meetingctx.Turn, len(docs.Docs))
 	for i := range docs.Docs {
@@ -117,7 +112,7 @@ func (s *Service) topicTurnsVecs(ctx context.Context, tenantID, meetingID string
 	}
 	if !embed {
 		s.embedJobs().start(key, func(ctx context.Context) {
-			if _, _, ok := c.vecs(key); ok {
+			if _, ok := c.vecs(key); ok {
 				return
 			}
 			v, err := m.EmbedTurns(ctx, turns)
@@ -125,17 +120,17 @@ func (s *Service) topicTurnsVecs(ctx context.Context, tenantID, meetingID string
 				s.Log.Warn("embedding topic turns", "meeting_id", meetingID, "topic_id", t.ID, "err", err)
 				return
 			}
-			c.setVecs(key, v, vecNorms(v))
+			c.setVecs(key, packVecs(v))
 		})
-		return docs, nil, nil, nil
+		return docs, nil, nil
 	}
 	v, err := m.EmbedTurns(ctx, turns)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	vn := vecNorms(v)
-	c.setVecs(key, v, vn)
-	return docs, v, vn, nil
+	packed := packVecs(v)
+	c.setVecs(key, packed)
+	return docs, packed, nil
 }
 
 // pendingKey names the background job embedding a meeting's pending turns.
