@@ -120,21 +120,24 @@ func (e Extractive) Answer(_ context.Context, c Context, mode askmode.Mode, quer
 	}
 	var low []string
 	cited := map[int]bool{}
-	for _, p := range points {
-		t := c.Turns[p.Turn]
-		// The citation number in the answer is the context line number,
-		// so answers from either answerer cite the same way.
-		n := p.Turn + 1
-		fmt.Fprintf(&sb, "- %s [%d]\n", p.Plain(), n)
-		if cited[n] {
-			continue
+	for _, line := range Bullets(points) {
+		fmt.Fprintf(&sb, "- %s:", line[0].Speaker)
+		for _, p := range line {
+			// The citation number in the answer is the context line
+			// number, so answers from either answerer cite the same way.
+			n := p.Turn + 1
+			fmt.Fprintf(&sb, " %s [%d]", p.Text, n)
+			if cited[n] {
+				continue
+			}
+			cited[n] = true
+			cit := CitationOf(n, *c.Turns[p.Turn])
+			ans.Citations = append(ans.Citations, cit)
+			if cit.LowConf {
+				low = append(low, fmt.Sprintf("[%d]", cit.N))
+			}
 		}
-		cited[n] = true
-		cit := CitationOf(n, *t)
-		ans.Citations = append(ans.Citations, cit)
-		if cit.LowConf {
-			low = append(low, fmt.Sprintf("[%d]", cit.N))
-		}
+		sb.WriteByte('\n')
 	}
 	if len(low) > 0 {
 		w := lowConfidenceWarning(korean, low)

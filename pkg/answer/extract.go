@@ -60,13 +60,17 @@ const (
 	// never are). Sentences without such tokens (Korean) get the prior's
 	// default.
 	FPrior
+	// FNearRR is the mean FTurnRR of the context turns within 3 seqs:
+	// whether the turn sits among other search hits, as the turns of an
+	// annotated span do.
+	FNearRR
 	// NumFeatures counts the features.
 	NumFeatures
 )
 
 // FeatureNames name the features in order, as answermodel.json lists them.
 var FeatureNames = [NumFeatures]string{"turn_rr", "turn_bm25", "near_bm25", "query_cover", "query_hits", "length",
-	"short", "question", "position", "turn_length", "noise", "speaker_named", "speaker_share", "central", "token_prior"}
+	"short", "question", "position", "turn_length", "noise", "speaker_named", "speaker_share", "central", "token_prior", "near_rr"}
 
 // AnswerModel ranks and selects the sentences of an extractive answer: a
 // logistic regression over the sentence features, MMR redundancy removal
@@ -190,6 +194,21 @@ type Point struct {
 
 // Plain is the point as the answer shows it, without its citation.
 func (p Point) Plain() string { return p.Speaker + ": " + p.Text }
+
+// Bullets groups points (in meeting order) into the answer's lines: a run
+// of points by one speaker is one line that names the speaker once, as a
+// person would write it ("PhD A: … [3] … [4]").
+func Bullets(ps []Point) [][]Point {
+	var out [][]Point
+	for k, p := range ps {
+		if k > 0 && p.Speaker == ps[k-1].Speaker {
+			out[len(out)-1] = append(out[len(out)-1], p)
+			continue
+		}
+		out = append(out, []Point{p})
+	}
+	return out
+}
 
 // NewContext is a context of turns (in meeting order) whose ranks[i] is
 // turn i's rank in turn search, from 1 (0: not a hit), as Build makes it
@@ -467,9 +486,10 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 		speakers[speakerOf(*c.Turns[i])]++
 	}
 	// BM25 of the turns near each turn, by seq.
-	bySeq := make(map[int]float64, n)
+	type nearScores struct{ bm, rr float64 }
+	bySeq := make(map[int]nearScores, n)
 	for i, t := range c.Turns {
-		bySeq[t.Seq] = bm[i]
+		bySeq[t.Seq] = nearScores{bm[i], rr[i]}
 	}
 	qterms := stemmedTerms(query)
 	if kept := slices.DeleteFunc(slices.Clone(qterms), func(t string) bool { return questionWords[t] }); len(kept) > 0 {
@@ -479,15 +499,17 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 	var out []Sentence
 	for _, i := range idx {
 		t := c.Turns[i]
-		near, cnt := 0.0, 0
+		near, nearRR, cnt := 0.0, 0.0, 0
 		for d := -3; d <= 3; d++ {
 			if v, ok := bySeq[t.Seq+d]; ok && d != 0 {
-				near += v
+				near += v.bm
+				nearRR += v.rr
 				cnt++
 			}
 		}
 		if cnt > 0 {
 			near /= float64(cnt)
+			nearRR /= float64(cnt)
 		}
 		var cache *turnSentences
 		if i < len(c.index) && c.index[i] != nil {
@@ -503,7 +525,7 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			w := cs.words
 			sen := Sentence{Turn: i, Pos: p, Text: cs.text, Words: w, terms: cs.terms}
 			f := &sen.F
-			f[FTurnRR], f[FTurnBM25], f[FNearBM25] = rr[i], bm[i], near
+			f[FTurnRR], f[FTurnBM25], f[FNearBM25], f[FNearRR] = rr[i], bm[i], near, nearRR
 			if len(qterms) > 0 {
 				hits, cover := 0, 0
 				for j, q := range qterms {

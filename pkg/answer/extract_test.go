@@ -2,6 +2,8 @@ package answer_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -284,5 +286,64 @@ func TestParseAnswerModelRefusesABadPrior(t *testing.T) {
 	b, _ := json.Marshal(m)
 	if _, err := answer.ParseAnswerModel(b); err == nil {
 		t.Error("a negative same-turn penalty was accepted")
+	}
+}
+
+// A turn among other search hits has their mean reciprocal rank as
+// near_rr; an isolated hit has 0.
+func TestNearRRFeature(t *testing.T) {
+	var rows [][2]string
+	for i := range 12 {
+		rows = append(rows, [2]string{"Ann", fmt.Sprintf("The rubber case is option number %d for the remote.", i)})
+	}
+	turns := fixture(rows)
+	ranks := make([]int, len(turns))
+	ranks[2], ranks[3], ranks[4], ranks[10] = 2, 1, 4, 3
+	m := onlyFeature(answer.FNearRR, 1)
+	cands := m.Candidates(answer.NewContext(ptrs(turns), ranks), "rubber case")
+	near := map[int]float64{}
+	for _, c := range cands {
+		near[c.Turn] = c.F[answer.FNearRR]
+	}
+	// Turn 3's neighbours within 3 seqs: 0, 1, 2 (rank 2), 4 (rank 4), 5, 6.
+	if want := (1.0/2 + 1.0/4) / 6; math.Abs(near[3]-want) > 1e-12 {
+		t.Errorf("turn 3: near_rr %v, want %v", near[3], want)
+	}
+	if near[10] != 0 {
+		t.Errorf("isolated turn 10: near_rr %v, want 0", near[10])
+	}
+	if !(near[3] > near[10]) {
+		t.Errorf("a hit among hits (%v) should have more near_rr than an isolated one (%v)", near[3], near[10])
+	}
+}
+
+// Consecutive points by one speaker make one line naming the speaker
+// once, each sentence with its own citation; another speaker starts a new
+// line.
+func TestExtractiveNamesASpeakerOncePerRun(t *testing.T) {
+	turns := fixture([][2]string{
+		{"Ann", "The rubber case costs four euros per unit."},
+		{"Ann", "The rubber case feels soft in the hand."},
+		{"Bob", "The rubber case needs a second supplier."},
+		{"Ann", "The rubber case ships in March."},
+	})
+	m := onlyFeature(answer.FTurnRR, 4)
+	m.Lambda, m.SameTurnPenalty = 1, 0
+	ans, err := answer.Extractive{Model: &m}.Answer(t.Context(), answer.NewContext(ptrs(turns), []int{1, 2, 3, 4}), askmode.Answer, "rubber case", func(string) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkShape(t, ans, "Extracted")
+	lines := strings.Split(ans.Text, "\n")[1:]
+	want := []string{
+		"- Ann: The rubber case costs four euros per unit. [1] The rubber case feels soft in the hand. [2]",
+		"- Bob: The rubber case needs a second supplier. [3]",
+		"- Ann: The rubber case ships in March. [4]",
+	}
+	if !slices.Equal(lines, want) {
+		t.Fatalf("answer lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	if got := citedSeqs(ans); !slices.Equal(got, []int{0, 1, 2, 3}) {
+		t.Errorf("cited %v, want every turn", got)
 	}
 }

@@ -370,11 +370,14 @@ func Fit(qs []Query, steps int) (w [answer.NumFeatures]float64, bias float64) {
 }
 
 // AnswerText is an answer's points as ROUGE scores them (eval.ScoredText
-// of the answer): "speaker: sentences" joined.
+// of the answer): each line's "speaker: sentences", joined.
 func AnswerText(c answer.Context, ps []answer.Point) string {
-	parts := make([]string, len(ps))
-	for i, p := range ps {
-		parts[i] = p.Plain()
+	var parts []string
+	for _, line := range answer.Bullets(ps) {
+		parts = append(parts, line[0].Speaker+":")
+		for _, p := range line {
+			parts = append(parts, p.Text)
+		}
 	}
 	return strings.Join(parts, " ")
 }

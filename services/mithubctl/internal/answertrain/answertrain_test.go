@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/mithub/mithub/pkg/answer"
+	"github.com/mithub/mithub/pkg/askmode"
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
+	"github.com/mithub/mithub/services/mithubctl/internal/eval"
 )
 
 // Fit learns a positive weight for the feature that predicts the label
@@ -178,5 +180,38 @@ func TestLearnPriorNeedsEveryCorpus(t *testing.T) {
 		if v, ok := p.Tokens[x]; ok {
 			t.Errorf("%s (one corpus) is in the prior at %v", x, v)
 		}
+	}
+}
+
+// Training scores what the eval scores: AnswerText of the extracted
+// points is eval.ScoredText of the answer the local answerer writes from
+// them, runs of one speaker's points included.
+func TestAnswerTextIsTheScoredAnswer(t *testing.T) {
+	var turns []meetingctx.Turn
+	for i, r := range [][2]string{
+		{"Ann", "Um, the rubber case costs four euros per unit."},
+		{"Ann", "The rubber case feels soft in the hand."},
+		{"Bob", "Uh the rubber case needs a second supplier, I mean."},
+		{"Ann", "The rubber case ships in March."},
+	} {
+		turns = append(turns, meetingctx.Turn{Seq: i, SpeakerName: r[0], SpeakerID: r[0], Text: r[1], Confidence: 0.9})
+	}
+	ptrs := make([]*meetingctx.Turn, len(turns))
+	for i := range turns {
+		ptrs[i] = &turns[i]
+	}
+	c := answer.NewContext(ptrs, []int{1, 2, 3, 4})
+	m := answer.DefaultAnswerModel
+	const query = "What about the rubber case?"
+	ps := m.Extract(c, query, 40, 90)
+	if len(answer.Bullets(ps)) >= len(ps) {
+		t.Fatalf("points %+v: no run of one speaker, the test proves less", ps)
+	}
+	ans, err := answer.Extractive{Model: &m, MinWords: 40, MaxWords: 90}.Answer(t.Context(), c, askmode.Answer, query, func(string) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := AnswerText(c, ps), eval.ScoredText(ans.Text); got != want {
+		t.Fatalf("training scores %q, the eval %q", got, want)
 	}
 }
