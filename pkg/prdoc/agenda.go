@@ -58,11 +58,27 @@ func Agenda(ctx context.Context, in Input, seg meetingctx.Segmenter) ([]AgendaIt
 	if err != nil {
 		return nil, err
 	}
+	tf, df := itemTerms(in.Turns, items)
+	// Headings weigh a term by how rare it is in this and the earlier
+	// items: streamAgenda titles an item when it is final, before the
+	// later ones are known, and must title it the same.
+	seen := map[string]int{}
 	for i := range items {
-		retitle(&items[i], in.Turns)
+		for w := range tf[i] {
+			seen[w]++
+		}
+		retitle(&items[i], in.Turns, noveltyIDF(seen, i+1))
 	}
-	addKeyTerms(in.Turns, items, KeyTerms)
+	for i := range items {
+		rankKeyTerms(&items[i], tf[i], df, len(items), KeyTerms)
+	}
 	return items, nil
+}
+
+// noveltyIDF weighs a term by the items, of the n so far, that have it
+// (df): log(1 + n/df), the most for a term new in the latest item.
+func noveltyIDF(df map[string]int, n int) func(string) float64 {
+	return func(w string) float64 { return math.Log(1 + float64(n)/float64(max(df[w], 1))) }
 }
 
 // retitle gives the item its time range and, when its title is not a
@@ -70,9 +86,9 @@ func Agenda(ctx context.Context, in Input, seg meetingctx.Segmenter) ([]AgendaIt
 // fallback "Topic_3_40", or none), a heading from its turns (see
 // headline); the title stays when no heading is found. A topic a model
 // titled keeps its title.
-func retitle(it *AgendaItem, turns []Turn) {
+func retitle(it *AgendaItem, turns []Turn, idf func(string) float64) {
 	if termListTitle(it.Title) {
-		if h := headline(turns, it.StartSeq, it.EndSeq); h != "" {
+		if h := headline(turns, it.StartSeq, it.EndSeq, idf); h != "" {
 			it.Title = h
 		}
 	}
@@ -89,12 +105,14 @@ func termListTitle(t string) bool {
 // KeyTerms is how many key terms Agenda adds to each item's keywords.
 const KeyTerms = 10
 
-// addKeyTerms adds to each item's keywords the n terms that characterise
-// its turns best: frequent in the item (sub-linear tf), rare in the other
+// itemTerms counts the key-term candidates of each item's turns (tf[i])
+// and the number of items each occurs in (df). Agenda adds to each item's
+// keywords the KeyTerms terms that characterise its turns best (see
+// rankKeyTerms): frequent in the item (sub-linear tf), rare in the other
 // items (idf). Terms already among the keywords are not repeated.
-func addKeyTerms(turns []Turn, items []AgendaItem, n int) {
-	tf := make([]map[string]int, len(items))
-	df := map[string]int{}
+func itemTerms(turns []Turn, items []AgendaItem) (tf []map[string]int, df map[string]int) {
+	tf = make([]map[string]int, len(items))
+	df = map[string]int{}
 	for i, it := range items {
 		tf[i] = map[string]int{}
 		for _, t := range turns {
@@ -107,9 +125,7 @@ func addKeyTerms(turns []Turn, items []AgendaItem, n int) {
 			df[w]++
 		}
 	}
-	for i := range items {
-		rankKeyTerms(&items[i], tf[i], df, len(items), n)
-	}
+	return tf, df
 }
 
 // countTerms adds the key-term candidates of a turn to tf.

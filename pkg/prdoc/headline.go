@@ -25,7 +25,7 @@ const (
 
 // headlineStop are words that make no heading: discourse, pronouns and
 // common verbs the search stop list keeps.
-var headlineStop = textutilSet("about whether other thing things something anything everything stuff lot bit way actually said say says saw see seen used use using going want need make made guess maybe probably basically course fine good great sure little much many well okay also already still even just thing point idea question problem sense time times first second next last people person she they anyway mean means now understand remember talking done doing reading three four five thirty quite always sorta start off easy really give gives may might wanna gonna under over after before between without within across against during through toward towards upon onto than via", "그냥 이제 그런 이런 저런 그게 이게 거기 여기 진짜 정말 많이 약간 일단 혹시 아마")
+var headlineStop = textutilSet("per indeed together come back take away get got put because all each every most more less very too enough else another same whole both either neither such own true false yep yeah kay alright one two six seven eight nine ten eleven twelve twenty forty fifty sixty seventy eighty ninety hundred thousand million percent about whether other thing things something anything everything stuff lot bit way actually said say says saw see seen used use using going want need make made guess maybe probably basically course fine good great sure little much many well okay also already still even just thing point idea question problem sense time times first second next last people person she they anyway mean means now understand remember talking done doing reading three four five thirty quite always sorta start off easy really give gives may might wanna gonna under over after before between without within across against during through toward towards upon onto than via", "그냥 이제 그런 이런 저런 그게 이게 거기 여기 진짜 정말 많이 약간 일단 혹시 아마 다시 좀 계속 바로 같이 먼저")
 
 func textutilSet(lists ...string) map[string]bool {
 	m := map[string]bool{}
@@ -38,8 +38,11 @@ func textutilSet(lists ...string) map[string]bool {
 }
 
 // headline returns the heading of the item made of turns (those outside
-// from..to are ignored), or "" when none is found.
-func headline(turns []Turn, from, to int) string {
+// from..to are ignored), or "" when none is found. idf weighs a term by
+// how few of the agenda's items so far have it (noveltyIDF), so a heading
+// names what is new in the item ("scroll wheel" rather than "remote
+// control" in a meeting about a remote control).
+func headline(turns []Turn, from, to int, idf func(string) float64) string {
 	tf := map[string]int{}
 	var cands []sentence
 	for _, t := range turns {
@@ -60,12 +63,12 @@ func headline(turns []Turn, from, to int) string {
 	for _, minTF := range []int{minHeadlineTF, 2} {
 		best, bestScore := "", 0.0
 		for _, s := range cands {
-			sum := 0
+			sum := 0.0
 			for _, w := range textutil.Terms(nil, s.text) {
-				sum += tf[w] - 1
+				sum += float64(tf[w]-1) * idf(w)
 			}
-			score := float64(sum) / float64(s.terms)
-			if phrase := keyPhrase(s.text, tf, minTF); phrase != "" && score > bestScore {
+			score := sum / float64(s.terms)
+			if phrase := keyPhrase(s.text, tf, minTF, idf); phrase != "" && score > bestScore {
 				best, bestScore = phrase, score
 			}
 		}
@@ -77,19 +80,19 @@ func headline(turns []Turn, from, to int) string {
 }
 
 // keyPhrase is the run of consecutive content words of text, each with a
-// frequency of at least minTF in tf, with the highest total frequency,
-// two to maxHeadlineWords words long.
-func keyPhrase(text string, tf map[string]int, minTF int) string {
+// frequency of at least minTF in tf, with the highest total of frequency
+// times idf, two to maxHeadlineWords words long.
+func keyPhrase(text string, tf map[string]int, minTF int, idf func(string) float64) string {
 	var (
 		best      []string
-		bestScore int
+		bestScore float64
 		run       []string
-		runScore  []int
+		runScore  []float64
 	)
 	consider := func() {
 		for i := range run {
 			for j := i + 2; j <= len(run) && j-i <= maxHeadlineWords; j++ {
-				sc := 0
+				sc := 0.0
 				for _, v := range runScore[i:j] {
 					sc += v
 				}
@@ -108,7 +111,7 @@ func keyPhrase(text string, tf map[string]int, minTF int) string {
 			continue
 		}
 		run = append(run, word)
-		runScore = append(runScore, tf[terms[0]])
+		runScore = append(runScore, float64(tf[terms[0]])*idf(terms[0]))
 		if word != w {
 			consider() // punctuation ends the phrase
 		}

@@ -50,7 +50,7 @@ func TestHeadline(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := headline(tt.give, tt.from, tt.to); got != tt.want {
+			if got := headline(tt.give, tt.from, tt.to, func(string) float64 { return 1 }); got != tt.want {
 				t.Errorf("headline = %q, want %q", got, tt.want)
 			}
 		})
@@ -72,9 +72,35 @@ func TestRetitleKeepsHeadings(t *testing.T) {
 		{"Casing material", "Casing material"},
 	} {
 		it := AgendaItem{Title: tt.give, StartSeq: 0, EndSeq: 2}
-		retitle(&it, turns)
+		retitle(&it, turns, func(string) float64 { return 1 })
 		if it.Title != tt.want || it.StartMS != 0 || it.EndMS != 3000 {
 			t.Errorf("retitle(%q) = %q %d-%d ms, want %q 0-3000 ms", tt.give, it.Title, it.StartMS, it.EndMS, tt.want)
+		}
+	}
+}
+
+// Weighed by novelty, a heading names what is new in the item rather than
+// what every item of the meeting talks about; words such as "because",
+// "all" and spelled numbers make no heading.
+func TestHeadlineNamesWhatIsNew(t *testing.T) {
+	turns := []Turn{
+		{Seq: 0, Speaker: "A", Text: "The remote control needs a remote control cover."},
+		{Seq: 1, Speaker: "B", Text: "The scroll wheel on the remote control is grey."},
+		{Seq: 2, Speaker: "A", Text: "A grey scroll wheel, fine, and the remote control stays black."},
+		{Seq: 3, Speaker: "B", Text: "The scroll wheel costs twelve euros because all twelve buttons go."},
+	}
+	uniform := func(string) float64 { return 1 }
+	if got := headline(turns, 0, 3, uniform); got != "Remote control" {
+		t.Fatalf("uniform weights: %q, want the most frequent run %q", got, "Remote control")
+	}
+	// "remote" and "control" were in the item before this one too.
+	df := map[string]int{"remote": 2, "control": 2, "scroll": 1, "wheel": 1, "grey": 1, "cover": 1}
+	if got := headline(turns, 0, 3, noveltyIDF(df, 2)); got != "Scroll wheel" {
+		t.Fatalf("novelty weights: %q, want %q", got, "Scroll wheel")
+	}
+	for _, w := range []string{"because", "all", "twelve", "together"} {
+		if !headlineStop[w] {
+			t.Errorf("%q can make a heading", w)
 		}
 	}
 }
