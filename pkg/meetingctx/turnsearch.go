@@ -387,16 +387,24 @@ func norm(v []float32) float64 {
 // VecNorm is the Euclidean length of a turn's embedding, as turn search
 // computes it.
 func VecNorm(v []float32) float64 {
-	var n0, n1 float32
+	return math.Sqrt(float64(dot(v, v)))
+}
+
+// dot is the dot product of a and b (of a's length or more), summed
+// into one partial sum per parity of the index, then added; cosineOf and
+// PackedVec.cosine rely on that order.
+func dot(a, b []float32) float32 {
+	b = b[:len(a)]
+	var d0, d1 float32
 	i := 0
-	for ; i+1 < len(v); i += 2 {
-		n0 += v[i] * v[i]
-		n1 += v[i+1] * v[i+1]
+	for ; i+1 < len(a); i += 2 {
+		d0 += a[i] * b[i]
+		d1 += a[i+1] * b[i+1]
 	}
-	if i < len(v) {
-		n0 += v[i] * v[i]
+	if i < len(a) {
+		d0 += a[i] * b[i]
 	}
-	return math.Sqrt(float64(n0 + n1))
+	return d0 + d1
 }
 
 // PackedVec is an embedding as turn search keeps it between searches,
@@ -480,8 +488,8 @@ func cosineOf(q []float32, qn float64, v []float32, vn float64, nz []int) (float
 		return 0, false
 	}
 	v = v[:len(q)]
-	var d0, d1 float32
 	if nz != nil {
+		var d0, d1 float32
 		for _, i := range nz {
 			if i&1 == 0 {
 				d0 += q[i] * v[i]
@@ -491,15 +499,7 @@ func cosineOf(q []float32, qn float64, v []float32, vn float64, nz []int) (float
 		}
 		return float64(d0+d1) / (qn * vn), true
 	}
-	i := 0
-	for ; i+1 < len(q); i += 2 {
-		d0 += q[i] * v[i]
-		d1 += q[i+1] * v[i+1]
-	}
-	if i < len(q) {
-		d0 += q[i] * v[i]
-	}
-	return float64(d0+d1) / (qn * vn), true
+	return float64(dot(q, v)) / (qn * vn), true
 }
 
 // normalize divides xs by their maximum (when positive).

@@ -1,6 +1,7 @@
 package meetingctx
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -320,15 +321,7 @@ func TestBestTurnsIsStableSortCut(t *testing.T) {
 			cands[i] = rankedTurn{i: i * 2, score: float64(r.IntN(5))}
 		}
 		want := slices.Clone(cands)
-		slices.SortStableFunc(want, func(a, b rankedTurn) int {
-			switch {
-			case a.score > b.score:
-				return -1
-			case a.score < b.score:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(want, func(a, b rankedTurn) int { return cmp.Compare(b.score, a.score) })
 		for k := -1; k <= n+1; k++ {
 			got := bestTurns(slices.Clone(cands), k)
 			w := want
