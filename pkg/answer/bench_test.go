@@ -143,9 +143,10 @@ func BenchmarkTurnSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	packed := make([]meetingctx.PackedVec, len(vecs))
+	packed := make([]*meetingctx.PackedVec, len(vecs))
 	for i, v := range vecs {
-		packed[i] = meetingctx.PackVec(v)
+		p := meetingctx.PackVec(v)
+		packed[i] = &p
 	}
 	qvecs := make([][]float32, len(m.SpecificQueries))
 	for i, q := range m.SpecificQueries {

@@ -496,8 +496,19 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 		qterms = kept
 	}
 	qbits := termBits(qterms)
-	var out []Sentence
-	for _, i := range idx {
+	// The candidate turns' sentences, first, so that out is allocated once.
+	sents := make([]*turnSentences, len(idx))
+	total := 0
+	for k, i := range idx {
+		var cache *turnSentences
+		if i < len(c.index) && c.index[i] != nil {
+			cache = c.index[i].sents
+		}
+		sents[k] = sentencesOf(c.Turns[i], cache)
+		total += len(sents[k].sents)
+	}
+	out := make([]Sentence, 0, total)
+	for k, i := range idx {
 		t := c.Turns[i]
 		near, nearRR, cnt := 0.0, 0.0, 0
 		for d := -3; d <= 3; d++ {
@@ -511,11 +522,7 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			near /= float64(cnt)
 			nearRR /= float64(cnt)
 		}
-		var cache *turnSentences
-		if i < len(c.index) && c.index[i] != nil {
-			cache = c.index[i].sents
-		}
-		ts := sentencesOf(t, cache)
+		ts := sents[k]
 		raw, cw := ts.rawWords, ts.cleanWords
 		named := 0.0
 		if speakerMatches(t, lowerQuery) || who != "" && speakerMatches(t, who) {

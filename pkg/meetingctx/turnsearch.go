@@ -108,9 +108,10 @@ type TurnQuery struct {
 	Turns []Turn
 	// Vecs[i] is the embedding of Turns[i] (nil or short: none).
 	Vecs [][]float32
-	// Packed, when given (one per turn), holds the turns' embeddings
-	// packed once where they are kept (PackVec), and Vecs is not read.
-	Packed []PackedVec
+	// Packed, when given (one per turn, nil for a turn without an
+	// embedding), holds the turns' embeddings packed once where they are
+	// kept (PackVec), and Vecs is not read.
+	Packed []*PackedVec
 	// Topics and TopicScores give the prior: a turn inside Topics[j]
 	// gets TopicScores[j]. Both may be empty.
 	Topics      []Topic
@@ -139,25 +140,28 @@ type TurnTerms interface {
 // at least q.MinCosine. Only reached turns are hits; the rest of the
 // features only order them.
 func TurnReach(q TurnQuery, w TurnWeights) []bool {
-	_, reach := turnScores(q, w)
+	reach := make([]bool, len(q.Turns))
+	turnScores(q, w, func(i int, _ *[TurnFeatureCount]float64, reached bool) { reach[i] = reached })
 	return reach
 }
 
 // TurnFeatures computes the features of every turn of q, in the order of
 // TurnWeights.Vector, with w's window and query stopwords.
 func TurnFeatures(q TurnQuery, w TurnWeights) [][TurnFeatureCount]float64 {
-	feats, _ := turnScores(q, w)
+	feats := make([][TurnFeatureCount]float64, len(q.Turns))
+	turnScores(q, w, func(i int, f *[TurnFeatureCount]float64, _ bool) { feats[i] = *f })
 	return feats
 }
 
-// turnScores computes the features and the reach of every turn of q.
-func turnScores(q TurnQuery, w TurnWeights) ([][TurnFeatureCount]float64, []bool) {
+// turnScores computes the features and the reach of every turn of q and
+// hands them to each, turn by turn, in order; the features it points to
+// are overwritten for the next turn.
+func turnScores(q TurnQuery, w TurnWeights, each func(i int, f *[TurnFeatureCount]float64, reached bool)) {
 	window := w.Window
 	n := len(q.Turns)
-	out := make([][TurnFeatureCount]float64, n)
 	reach := make([]bool, n)
 	if n == 0 {
-		return out, reach
+		return
 	}
 	lex := turnBM25(q, w.QueryStop)
 	cos := make([]float64, n)
@@ -171,7 +175,9 @@ func turnScores(q TurnQuery, w TurnWeights) ([][TurnFeatureCount]float64, []bool
 			var c float64
 			var ok bool
 			if q.Packed != nil {
-				c, ok = q.Packed[i].cosine(q.QueryVec, qn, nz)
+				if p := q.Packed[i]; p != nil {
+					c, ok = p.cosine(q.QueryVec, qn, nz)
+				}
 			} else {
 				c, ok = cosineOf(q.QueryVec, qn, q.Vecs[i], VecNorm(q.Vecs[i]), nz)
 			}
@@ -187,12 +193,12 @@ func turnScores(q TurnQuery, w TurnWeights) ([][TurnFeatureCount]float64, []bool
 	prior := turnPrior(q.Turns, q.Topics, q.TopicScores)
 	lens := turnLengths(q)
 	named := speakerNamed(q)
+	var f [TurnFeatureCount]float64 // one for every turn: each must not keep it
 	for i := range q.Turns {
-		reach[i] = reach[i] || lexCtx[i] > 0
 		length := math.Min(math.Log1p(float64(lens[i]))/math.Log1p(100), 1)
-		out[i] = [TurnFeatureCount]float64{lex[i], lexCtx[i], cos[i], cosCtx[i], prior[i], length, lexWide[i], named[i]}
+		f = [TurnFeatureCount]float64{lex[i], lexCtx[i], cos[i], cosCtx[i], prior[i], length, lexWide[i], named[i]}
+		each(i, &f, reach[i] || lexCtx[i] > 0)
 	}
-	return out, reach
 }
 
 // ScoreTurns scores every turn of q with w.
@@ -212,19 +218,18 @@ func ScoreTurns(q TurnQuery, w TurnWeights) []float64 {
 // the earlier turn. A query that matches nothing (no term, no similar
 // turn) returns no hits.
 func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
-	feats, reach := turnScores(q, w)
 	wv := w.Vector()
-	var cands []rankedTurn
-	for i, f := range feats {
-		if !reach[i] {
-			continue
+	cands := make([]rankedTurn, 0, len(q.Turns))
+	turnScores(q, w, func(i int, f *[TurnFeatureCount]float64, reached bool) {
+		if !reached {
+			return
 		}
 		s := 0.0
 		for j := range f {
 			s += wv[j] * f[j]
 		}
 		cands = append(cands, rankedTurn{i, s})
-	}
+	})
 	cands = bestTurns(cands, k)
 	out := make([]TurnHit, len(cands))
 	for j, c := range cands {

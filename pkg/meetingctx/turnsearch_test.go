@@ -347,7 +347,8 @@ func TestRankTurnsPacked(t *testing.T) {
 	w := TurnWeights{BM25: 0.2, Embed: 1, Window: 2}
 	want := RankTurns(q, w, 10)
 	for _, v := range q.Vecs {
-		q.Packed = append(q.Packed, PackVec(v))
+		p := PackVec(v)
+		q.Packed = append(q.Packed, &p)
 	}
 	got := RankTurns(q, w, 10)
 	if !reflect.DeepEqual(got, want) || len(want) == 0 {
@@ -356,6 +357,12 @@ func TestRankTurnsPacked(t *testing.T) {
 	slices.Reverse(q.Packed)
 	if reflect.DeepEqual(RankTurns(q, w, 10), want) {
 		t.Fatal("the packed vectors are not read")
+	}
+	// A turn without an embedding (nil) has no embedding leg.
+	clear(q.Packed)
+	q.Vecs = nil
+	if got := RankTurns(q, w, 10); !reflect.DeepEqual(got, RankTurns(q, TurnWeights{BM25: 0.2, Window: 2}, 10)) {
+		t.Fatalf("without embeddings %v", seqs(got))
 	}
 }
 

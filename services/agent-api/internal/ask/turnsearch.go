@@ -68,15 +68,17 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 	// Indexed turns carry their terms: no tokenising per search.
 	var set answer.TurnSet
 	turns := make([]meetingctx.Turn, 0, n)
-	vecs := make([]meetingctx.PackedVec, 0, n)
+	vecs := make([]*meetingctx.PackedVec, 0, n)
 	for _, p := range parts {
 		for i := range p.x.Docs {
 			turns = append(turns, p.x.Docs[i].Turn)
 		}
 		if p.vecs == nil {
-			vecs = vecs[:len(vecs)+len(p.x.Docs)]
+			vecs = vecs[:len(vecs)+len(p.x.Docs)] // nil: not embedded yet
 		} else {
-			vecs = append(vecs, p.vecs...)
+			for i := range p.vecs {
+				vecs = append(vecs, &p.vecs[i])
+			}
 		}
 		set.AddIndex(p.x)
 	}
@@ -87,7 +89,10 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 	}
 	set.AddTurns(loose)
 	turns = append(turns, snap.Pending...)
-	vecs = append(vecs, packVecs(pending)...)
+	packed := packVecs(pending)
+	for i := range packed {
+		vecs = append(vecs, &packed[i])
+	}
 	q := m.TurnQuery(ctx, query, turns, nil)
 	q.Packed, q.Indexed = vecs, &set
 	return meetingctx.RankTurns(q, s.weights(), k), nil
