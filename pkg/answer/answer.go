@@ -445,7 +445,7 @@ func NewTurnIndex(turns []meetingctx.Turn) *TurnIndex {
 		for j, w := range d.Terms {
 			x.postings[w] = append(x.postings[w], posting{doc: int32(i), freq: d.Freqs[j]})
 		}
-		x.ownStems = x.ownStems || !d.sharesStems()
+		x.ownStems = x.ownStems || d.OwnStems()
 	}
 	x.stemPostings = x.postings
 	if x.ownStems {
@@ -459,10 +459,10 @@ func NewTurnIndex(turns []meetingctx.Turn) *TurnIndex {
 	return x
 }
 
-// sharesStems reports whether the turn's Stems are its Terms (stemming
-// changed none of them).
-func (d *Indexed) sharesStems() bool {
-	return len(d.Stems) == 0 || &d.Stems[0] == &d.Terms[0]
+// OwnStems reports whether the turn keeps Stems of its own, apart from
+// its Terms (stemming changed one of them).
+func (d *Indexed) OwnStems() bool {
+	return len(d.Stems) > 0 && &d.Stems[0] != &d.Terms[0]
 }
 
 // StemPostings is the number of entries of x's inverted index of stems

@@ -1,6 +1,7 @@
 package meetingctx
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -255,15 +256,7 @@ func (a rankedTurn) before(b rankedTurn) bool {
 // of sorting every candidate.
 func bestTurns(cands []rankedTurn, k int) []rankedTurn {
 	if k <= 0 || k >= len(cands) {
-		slices.SortFunc(cands, func(a, b rankedTurn) int {
-			if a.before(b) {
-				return -1
-			}
-			if b.before(a) {
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(cands, func(a, b rankedTurn) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.i, b.i)) })
 		return cands
 	}
 	// h[0] is the worst of the k best so far: a heap ordered by before,
@@ -446,9 +439,8 @@ func (p PackedVec) Bytes() int {
 }
 
 // cosine is cosineOf(q, qn, v, VecNorm(v), nz) for the vector v packed
-// in p, to the bit: the dense loop adds q[i]*v[i] for every i, in order,
-// into a partial sum per parity of i, and over v's non-zero entries in
-// the same order and sums the skipped products are zeros.
+// in p, to the bit: like dot, it adds q[i]*v[i] in order of i into a
+// partial sum per parity of i, only skipping the products that are zero.
 func (p *PackedVec) cosine(q []float32, qn float64, nz []int) (float64, bool) {
 	if p.dense != nil || p.dim == 0 {
 		return cosineOf(q, qn, p.dense, p.norm, nz)

@@ -251,7 +251,7 @@ func turnIndexSize(x *answer.TurnIndex) int64 {
 			n += termBytes + int64(len(w))
 		}
 		// Stems of their own (stemming changed a term).
-		if len(d.Stems) > 0 && &d.Stems[0] != &d.Terms[0] {
+		if d.OwnStems() {
 			for _, w := range d.Stems {
 				n += stemBytes + int64(len(w))
 			}
