@@ -291,10 +291,10 @@ func runWorker() error {
 	mux := asynq.NewServeMux()
 	mux.Handle("memory:summarize", q)
 	mux.Handle("memory:merge", q)
-	if err := srv.Start(mux); err != nil {
+	if _, err := q.Resume(ctx); err != nil {
 		return err
 	}
-	if _, err := q.Resume(ctx); err != nil {
+	if err := srv.Start(mux); err != nil {
 		return err
 	}
 	<-ctx.Done()

@@ -146,14 +146,17 @@ func (a *App) Addr() net.Addr { return a.ln.Addr() }
 // shutdown timeout (asynq pushes back the rest), close Redis and the pool
 // last.
 func (a *App) Run(ctx context.Context) error {
-	if err := a.queue.Start(a.mux()); err != nil {
-		a.close()
-		return fmt.Errorf("start asynq server: %w", err)
-	}
+	// Resume before the server takes tasks: a task of the old run that this
+	// worker picked up first would check its epoch, find it current, and
+	// summarise the same node as the resumed run's task.
 	if n, err := a.memory.Resume(ctx); err != nil {
 		a.log.Warn("resume memory compressions", "err", err)
 	} else if n > 0 {
 		a.log.Info("memory compressions resumed", "jobs", n)
+	}
+	if err := a.queue.Start(a.mux()); err != nil {
+		a.close()
+		return fmt.Errorf("start asynq server: %w", err)
 	}
 	a.log.Info("pr-worker running", "addr", a.ln.Addr().String(),
 		"queues", a.cfg.Queues, "concurrency", a.cfg.Concurrency)
