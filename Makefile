@@ -8,7 +8,7 @@ MODULES := github.com/mithub/mithub/...
 CMDS := services/agent-api/cmd/agent-api services/realtime-worker/cmd/realtime-worker \
 	services/pr-worker/cmd/pr-worker services/mithubctl/cmd/mithubctl services/mithubctl/cmd/mithub-lab
 
-.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-stt bench-go test-mcp test-console eval train train-retrieval train-answers train-decisions eval-pr eval-memory security-check soak chaos fuzz vuln clean help
+.PHONY: all build demo test vet fmt migrate proto dev-up bench bench-ingest bench-context bench-ask bench-memory bench-pr bench-realtime bench-stt bench-go test-mcp test-console eval train train-retrieval train-answers train-decisions train-headings eval-pr eval-memory security-check soak chaos fuzz vuln clean help
 
 all: build
 
@@ -92,6 +92,10 @@ train-answers: ## rebuild pkg/answer/answermodel.json (the local provider's extr
 train-decisions: ## rebuild pkg/prdoc/decision_model.json (the local PR extractor's decision scorer) from QMSum train, deterministically
 	$(call need_qmsum,train)
 	$(GO) run ./services/mithubctl/cmd/mithub-lab train-decisions "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/prdoc/decision_model.json
+
+train-headings: ## rebuild pkg/prdoc/headingwords.json (the agenda headings' word weights) from the QMSum train topic names, deterministically
+	$(call need_qmsum,train)
+	$(GO) run ./services/mithubctl/cmd/mithub-lab train-headings "$${MITHUB_QMSUM_DIR:-../shared/data/qmsum}/train" --out pkg/prdoc/headingwords.json
 
 eval-pr: build ## PR quality on QMSum val (local provider): agenda coverage of the annotated topics, decision recall beside baselines, items per meeting
 	$(call need_qmsum,val)

@@ -25,6 +25,24 @@ const tailChunk = 25
 // last topic, segmented and summarised with seg (the local provider when
 // nil). So every turn of the input is on the agenda.
 func Agenda(ctx context.Context, in Input, seg meetingctx.Segmenter) ([]AgendaItem, error) {
+	return AgendaWith(ctx, in, seg, AgendaOptions{})
+}
+
+// AgendaOptions change how an agenda is built; the zero value is what
+// Agenda and the extractors use.
+type AgendaOptions struct {
+	// PlainHeadings titles items without the learned heading words
+	// (HeadingWords), every word alike: the baseline an evaluation
+	// measures them against.
+	PlainHeadings bool
+}
+
+// AgendaWith is Agenda with options.
+func AgendaWith(ctx context.Context, in Input, seg meetingctx.Segmenter, o AgendaOptions) ([]AgendaItem, error) {
+	words := defaultHeadingWords
+	if o.PlainHeadings {
+		words = nil
+	}
 	if len(in.Turns) == 0 {
 		return nil, nil
 	}
@@ -67,7 +85,7 @@ func Agenda(ctx context.Context, in Input, seg meetingctx.Segmenter) ([]AgendaIt
 		for w := range tf[i] {
 			seen[w]++
 		}
-		retitle(&items[i], in.Turns, noveltyIDF(seen, i+1))
+		retitle(&items[i], in.Turns, noveltyIDF(seen, i+1), words, items[:i])
 	}
 	for i := range items {
 		rankKeyTerms(&items[i], tf[i], df, len(items), KeyTerms)
@@ -84,11 +102,14 @@ func noveltyIDF(df map[string]int, n int) func(string) float64 {
 // retitle gives the item its time range and, when its title is not a
 // heading already (a key-term list such as "tango mode · afterwards", a
 // fallback "Topic_3_40", or none), a heading from its turns (see
-// headline); the title stays when no heading is found. A topic a model
-// titled keeps its title.
-func retitle(it *AgendaItem, turns []Turn, idf func(string) float64) {
+// headline, with words) that none of the earlier items has; the title
+// stays when no heading is found. A topic a model titled keeps its title.
+func retitle(it *AgendaItem, turns []Turn, idf func(string) float64, words *HeadingWords, earlier []AgendaItem) {
 	if termListTitle(it.Title) {
-		if h := headline(turns, it.StartSeq, it.EndSeq, idf); h != "" {
+		taken := func(h string) bool {
+			return slices.ContainsFunc(earlier, func(e AgendaItem) bool { return strings.EqualFold(e.Title, h) })
+		}
+		if h := headline(turns, it.StartSeq, it.EndSeq, idf, words, taken); h != "" {
 			it.Title = h
 		}
 	}

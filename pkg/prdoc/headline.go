@@ -14,8 +14,12 @@ import (
 // the sentence whose content terms are the most frequent in the item, and
 // in it the run of two to maxHeadlineWords consecutive content words with
 // the highest total frequency, words that occur at least minHeadlineTF
-// times in the item (twice when no run has such words). An item with no
-// such run keeps its title.
+// times in the item (twice when no run has such words). A word's
+// frequency is weighed by how new it is in the agenda (noveltyIDF) and
+// by how often people name a discussion with it (HeadingWords); a run
+// whose first and last words people title with is preferred, and a
+// heading an earlier item has is not repeated. An item with no such run
+// keeps its title.
 
 const (
 	maxHeadlineWords = 5
@@ -38,11 +42,14 @@ func textutilSet(lists ...string) map[string]bool {
 }
 
 // headline returns the heading of the item made of turns (those outside
-// from..to are ignored), or "" when none is found. idf weighs a term by
-// how few of the agenda's items so far have it (noveltyIDF), so a heading
-// names what is new in the item ("scroll wheel" rather than "remote
-// control" in a meeting about a remote control).
-func headline(turns []Turn, from, to int, idf func(string) float64) string {
+// from..to are ignored), or "" when none is found. novelty weighs a term
+// by how few of the agenda's items so far have it (noveltyIDF), so a
+// heading names what is new in the item ("scroll wheel" rather than
+// "remote control" in a meeting about a remote control); words weighs it
+// as a heading word (nil: every word alike); a heading taken reports
+// true is passed over.
+func headline(turns []Turn, from, to int, novelty func(string) float64, words *HeadingWords, taken func(string) bool) string {
+	idf := func(w string) float64 { return novelty(w) * words.factor(w) }
 	tf := map[string]int{}
 	var cands []sentence
 	for _, t := range turns {
@@ -60,20 +67,25 @@ func headline(turns []Turn, from, to int, idf func(string) float64) string {
 	}
 	// Words that recur three times make the heading; in a short item,
 	// where few do, words that recur twice.
-	for _, minTF := range []int{minHeadlineTF, 2} {
-		best, bestScore := "", 0.0
-		for _, s := range cands {
-			sum := 0.0
-			for _, w := range textutil.Terms(nil, s.text) {
-				sum += float64(tf[w]-1) * idf(w)
-			}
-			score := sum / float64(s.terms)
-			if phrase := keyPhrase(s.text, tf, minTF, idf); phrase != "" && score > bestScore {
-				best, bestScore = phrase, score
-			}
+	scores := make([]float64, len(cands))
+	for k, s := range cands {
+		sum := 0.0
+		for _, w := range textutil.Terms(nil, s.text) {
+			sum += float64(tf[w]-1) * idf(w)
 		}
-		if best != "" {
-			return best
+		scores[k] = sum / float64(s.terms)
+	}
+	for _, edge := range []float64{headingEdgeMin, 0} {
+		for _, minTF := range []int{minHeadlineTF, 2} {
+			best, bestScore := "", 0.0
+			for k, s := range cands {
+				if phrase := keyPhrase(s.text, tf, minTF, edge, words, idf); phrase != "" && scores[k] > bestScore && !taken(phrase) {
+					best, bestScore = phrase, scores[k]
+				}
+			}
+			if best != "" {
+				return best
+			}
 		}
 	}
 	return ""
@@ -82,16 +94,23 @@ func headline(turns []Turn, from, to int, idf func(string) float64) string {
 // keyPhrase is the run of consecutive content words of text, each with a
 // frequency of at least minTF in tf, with the highest total of frequency
 // times idf, two to maxHeadlineWords words long.
-func keyPhrase(text string, tf map[string]int, minTF int, idf func(string) float64) string {
+func keyPhrase(text string, tf map[string]int, minTF int, edge float64, words *HeadingWords, idf func(string) float64) string {
 	var (
 		best      []string
 		bestScore float64
 		run       []string
 		runScore  []float64
+		runEdge   []bool
 	)
 	consider := func() {
 		for i := range run {
+			if !runEdge[i] {
+				continue
+			}
 			for j := i + 2; j <= len(run) && j-i <= maxHeadlineWords; j++ {
+				if !runEdge[j-1] {
+					continue
+				}
 				sc := 0.0
 				for _, v := range runScore[i:j] {
 					sc += v
@@ -101,7 +120,7 @@ func keyPhrase(text string, tf map[string]int, minTF int, idf func(string) float
 				}
 			}
 		}
-		run, runScore = nil, nil
+		run, runScore, runEdge = nil, nil, nil
 	}
 	for _, w := range strings.Fields(text) {
 		word := strings.Trim(w, ",.;:!?\"'()")
@@ -112,6 +131,7 @@ func keyPhrase(text string, tf map[string]int, minTF int, idf func(string) float
 		}
 		run = append(run, word)
 		runScore = append(runScore, float64(tf[terms[0]])*idf(terms[0]))
+		runEdge = append(runEdge, words.Weight(terms[0]) >= edge)
 		if word != w {
 			consider() // punctuation ends the phrase
 		}

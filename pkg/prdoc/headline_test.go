@@ -1,6 +1,11 @@
 package prdoc
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
+
+func none(string) bool { return false }
 
 // The heading is the most frequent run of recurring content words of the
 // item's most central sentence, in English and Korean; turns outside the
@@ -50,7 +55,7 @@ func TestHeadline(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := headline(tt.give, tt.from, tt.to, func(string) float64 { return 1 }); got != tt.want {
+			if got := headline(tt.give, tt.from, tt.to, func(string) float64 { return 1 }, nil, none); got != tt.want {
 				t.Errorf("headline = %q, want %q", got, tt.want)
 			}
 		})
@@ -61,18 +66,18 @@ func TestHeadline(t *testing.T) {
 // gave (a heading already) stays.
 func TestRetitleKeepsHeadings(t *testing.T) {
 	turns := []Turn{
-		{Seq: 0, Speaker: "A", Text: "The remote control casing should be rubber.", StartMS: 0, EndMS: 1000},
-		{Seq: 1, Speaker: "B", Text: "The remote control casing costs more in plastic.", StartMS: 1000, EndMS: 2000},
-		{Seq: 2, Speaker: "A", Text: "So the remote control casing is the main question.", StartMS: 2000, EndMS: 3000},
+		{Seq: 0, Speaker: "A", Text: "The launch checklist review should be short.", StartMS: 0, EndMS: 1000},
+		{Seq: 1, Speaker: "B", Text: "The launch checklist review takes a day.", StartMS: 1000, EndMS: 2000},
+		{Seq: 2, Speaker: "A", Text: "So the launch checklist review is the main question.", StartMS: 2000, EndMS: 3000},
 	}
 	for _, tt := range []struct{ give, want string }{
-		{"casing · rubber · plastic", "Remote control casing"},
-		{"Topic_0_2", "Remote control casing"},
-		{"", "Remote control casing"},
-		{"Casing material", "Casing material"},
+		{"checklist · review · day", "Launch checklist review"},
+		{"Topic_0_2", "Launch checklist review"},
+		{"", "Launch checklist review"},
+		{"Checklist length", "Checklist length"},
 	} {
 		it := AgendaItem{Title: tt.give, StartSeq: 0, EndSeq: 2}
-		retitle(&it, turns, func(string) float64 { return 1 })
+		retitle(&it, turns, func(string) float64 { return 1 }, defaultHeadingWords, nil)
 		if it.Title != tt.want || it.StartMS != 0 || it.EndMS != 3000 {
 			t.Errorf("retitle(%q) = %q %d-%d ms, want %q 0-3000 ms", tt.give, it.Title, it.StartMS, it.EndMS, tt.want)
 		}
@@ -90,17 +95,69 @@ func TestHeadlineNamesWhatIsNew(t *testing.T) {
 		{Seq: 3, Speaker: "B", Text: "The scroll wheel costs twelve euros because all twelve buttons go."},
 	}
 	uniform := func(string) float64 { return 1 }
-	if got := headline(turns, 0, 3, uniform); got != "Remote control" {
+	if got := headline(turns, 0, 3, uniform, nil, none); got != "Remote control" {
 		t.Fatalf("uniform weights: %q, want the most frequent run %q", got, "Remote control")
 	}
 	// "remote" and "control" were in the item before this one too.
 	df := map[string]int{"remote": 2, "control": 2, "scroll": 1, "wheel": 1, "grey": 1, "cover": 1}
-	if got := headline(turns, 0, 3, noveltyIDF(df, 2)); got != "Scroll wheel" {
+	if got := headline(turns, 0, 3, noveltyIDF(df, 2), nil, none); got != "Scroll wheel" {
 		t.Fatalf("novelty weights: %q, want %q", got, "Scroll wheel")
 	}
 	for _, w := range []string{"because", "all", "twelve", "together"} {
 		if !headlineStop[w] {
 			t.Errorf("%q can make a heading", w)
 		}
+	}
+}
+
+// Words people title a discussion with steer the heading: a run that
+// starts or ends with a word they seldom use ("please", "only") is passed
+// over for one that does not, the weights rank the runs, an item whose
+// only runs have such ends still gets one, and a heading an earlier item
+// has is not repeated.
+func TestHeadlineUsesHeadingWords(t *testing.T) {
+	words := &HeadingWords{Prior: 0.02, Weights: map[string]float64{
+		"please": 0.2, "press": 0.5, "only": 0.05, "useful": 0.4, "prototype": 9, "model": 3, "button": 1.2,
+	}}
+	uniform := func(string) float64 { return 1 }
+	turns := []Turn{
+		{Seq: 0, Speaker: "A", Text: "Please press play, please press play now."},
+		{Seq: 1, Speaker: "B", Text: "Please press it, then the prototype model lights up."},
+		{Seq: 2, Speaker: "A", Text: "The prototype model has one button."},
+		{Seq: 3, Speaker: "B", Text: "Please press the button on the prototype model."},
+	}
+	if got := headline(turns, 0, 3, uniform, nil, none); got != "Please press" {
+		t.Fatalf("without heading words: %q, want the most frequent run %q", got, "Please press")
+	}
+	if got := headline(turns, 0, 3, uniform, words, none); got != "Prototype model" {
+		t.Fatalf("with heading words: %q, want %q", got, "Prototype model")
+	}
+	taken := func(h string) bool { return h == "Prototype model" }
+	if got := headline(turns, 0, 3, uniform, words, taken); got == "Prototype model" || got == "" {
+		t.Fatalf("with the heading taken: %q, want another heading", got)
+	}
+	only := []Turn{
+		{Seq: 0, Speaker: "A", Text: "Only useful things, only useful."},
+		{Seq: 1, Speaker: "B", Text: "Yes, only useful ones."},
+		{Seq: 2, Speaker: "A", Text: "Only useful, I said."},
+	}
+	if got := headline(only, 0, 2, uniform, words, none); got != "Only useful" {
+		t.Fatalf("no run with title words: %q, want the best run %q", got, "Only useful")
+	}
+}
+
+// An agenda never gives two items the same heading.
+func TestRetitleDoesNotRepeatAHeading(t *testing.T) {
+	turns := []Turn{
+		{Seq: 0, Speaker: "A", Text: "The remote control casing should be rubber."},
+		{Seq: 1, Speaker: "B", Text: "The remote control casing costs more than the scroll wheel casing."},
+		{Seq: 2, Speaker: "A", Text: "So the remote control casing and the scroll wheel casing are the main question."},
+	}
+	first := AgendaItem{Title: "a · b", StartSeq: 0, EndSeq: 2}
+	retitle(&first, turns, func(string) float64 { return 1 }, defaultHeadingWords, nil)
+	second := AgendaItem{Title: "c · d", StartSeq: 0, EndSeq: 2}
+	retitle(&second, turns, func(string) float64 { return 1 }, defaultHeadingWords, []AgendaItem{first})
+	if first.Title == "a · b" || second.Title == "c · d" || strings.EqualFold(first.Title, second.Title) {
+		t.Fatalf("headings %q and %q, want two different headings", first.Title, second.Title)
 	}
 }

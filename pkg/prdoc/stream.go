@@ -171,7 +171,7 @@ func streamAgenda(ctx context.Context, in StreamInput, sc scanned, seg meetingct
 			}
 			ag.df[w]++
 		}
-		retitle(&it, span, noveltyIDF(ag.df, len(ag.items)+1))
+		retitle(&it, span, noveltyIDF(ag.df, len(ag.items)+1), defaultHeadingWords, ag.items)
 		if onItem != nil {
 			onItem(it, span)
 		}

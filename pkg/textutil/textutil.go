@@ -161,3 +161,16 @@ func set(words string) map[string]bool {
 	}
 	return m
 }
+
+// FoldPlural folds an English plural term to its singular by suffix
+// ("parties" → "party", "buttons" → "button"); other terms are returned
+// as they are.
+func FoldPlural(t string) string {
+	switch {
+	case len(t) > 4 && strings.HasSuffix(t, "ies"):
+		return t[:len(t)-3] + "y"
+	case len(t) > 3 && strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss"):
+		return t[:len(t)-1]
+	}
+	return t
+}

@@ -52,3 +52,11 @@ func TestTerms(t *testing.T) {
 		}
 	}
 }
+
+func TestFoldPlural(t *testing.T) {
+	for give, want := range map[string]string{"parties": "party", "buttons": "button", "class": "class", "ties": "tie", "예산": "예산", "is": "is"} {
+		if got := textutil.FoldPlural(give); got != want {
+			t.Errorf("FoldPlural(%q) = %q, want %q", give, got, want)
+		}
+	}
+}

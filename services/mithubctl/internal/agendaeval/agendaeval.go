@@ -20,6 +20,12 @@
 // and one topic for the whole meeting (so its items are the agenda's
 // TextTiling sub-items alone). Coverage is reported with the number of
 // items beside it: more, longer-keyworded items match more topics.
+//
+// Headings are scored on their own: an item overlapping an annotated
+// topic is titled well when its title, a heading and not a list of key
+// terms, shares a keyword with the topic it overlaps most. The same L1
+// agenda titled without the learned heading words (prdoc.HeadingWords)
+// is the baseline for that.
 package agendaeval
 
 import (
@@ -88,11 +94,16 @@ type AgendaRun struct {
 	Name    string
 	Items   int
 	Matched int
+	// Placed are the items that overlap an annotated topic, Titled those
+	// of them whose title alone shares a keyword with the annotated topic
+	// they overlap most.
+	Placed, Titled int
 }
 
 // Agenda names, in report order.
 const (
 	AgendaL1    = "L1 topics (local)"
+	AgendaPlain = "L1 topics, headings without the learned heading words"
 	AgendaEven  = "even split into the annotated count"
 	AgendaWhole = "one topic, sub-items only"
 )
@@ -261,7 +272,13 @@ func evalMeeting(ctx context.Context, m *qmsum.Meeting, o Options) (MeetingResul
 	for _, t := range m.Topics {
 		res.Topics = append(res.Topics, matchTopic(t, doc.Agenda, spoken, o.MinShared))
 	}
-	res.AgendaRuns = []AgendaRun{{Name: AgendaL1, Items: len(doc.Agenda), Matched: res.Matched()}}
+	l1 := AgendaRun{Name: AgendaL1, Items: len(doc.Agenda), Matched: res.Matched()}
+	l1.Placed, l1.Titled = titled(m.Topics, doc.Agenda, spoken)
+	plain, err := prdoc.AgendaWith(ctx, in, nil, prdoc.AgendaOptions{PlainHeadings: true})
+	if err != nil {
+		return MeetingResult{}, fmt.Errorf("%s agenda: %w", AgendaPlain, err)
+	}
+	res.AgendaRuns = []AgendaRun{l1, scoreAgenda(AgendaPlain, m.Topics, plain, spoken, o.MinShared)}
 	n := len(in.Turns)
 	for _, b := range []struct {
 		name  string
@@ -271,16 +288,22 @@ func evalMeeting(ctx context.Context, m *qmsum.Meeting, o Options) (MeetingResul
 		if err != nil {
 			return MeetingResult{}, fmt.Errorf("%s agenda: %w", b.name, err)
 		}
-		run := AgendaRun{Name: b.name, Items: len(agenda)}
-		for _, t := range m.Topics {
-			if matchTopic(t, agenda, spoken, o.MinShared).Matched {
-				run.Matched++
-			}
-		}
-		res.AgendaRuns = append(res.AgendaRuns, run)
+		res.AgendaRuns = append(res.AgendaRuns, scoreAgenda(b.name, m.Topics, agenda, spoken, o.MinShared))
 	}
 	res.DecisionRuns, err = decisionRuns(ctx, m, in, doc, spoken, o.MaxDecisions)
 	return res, err
+}
+
+// scoreAgenda scores an agenda of a meeting against its annotated topics.
+func scoreAgenda(name string, topics []qmsum.Topic, agenda []prdoc.AgendaItem, spoken []int, minShared int) AgendaRun {
+	run := AgendaRun{Name: name, Items: len(agenda)}
+	run.Placed, run.Titled = titled(topics, agenda, spoken)
+	for _, t := range topics {
+		if matchTopic(t, agenda, spoken, minShared).Matched {
+			run.Matched++
+		}
+	}
+	return run
 }
 
 // baselineAgenda builds the agenda of in from its turns cut evenly into
@@ -327,6 +350,43 @@ func matchTopic(t qmsum.Topic, agenda []prdoc.AgendaItem, spoken []int, minShare
 	return best
 }
 
+// titled counts the items that overlap an annotated topic (placed) and
+// those of them whose title is a heading (not a list of key terms) that
+// shares a keyword with the topic they overlap most (the first of a tie).
+func titled(topics []qmsum.Topic, agenda []prdoc.AgendaItem, spoken []int) (placed, hits int) {
+	for _, a := range agenda {
+		if len(spoken) == 0 || a.StartSeq >= len(spoken) {
+			continue
+		}
+		from, to := spoken[a.StartSeq], spoken[min(a.EndSeq, len(spoken)-1)]
+		best, most := -1, 0
+		for k, t := range topics {
+			n := 0
+			for _, s := range t.Spans {
+				n += max(0, min(s.End, to)-max(s.Start, from)+1)
+			}
+			if n > most {
+				best, most = k, n
+			}
+		}
+		if best < 0 {
+			continue
+		}
+		placed++
+		if strings.Contains(a.Title, "·") {
+			continue // a list of key terms is no heading
+		}
+		want := Keywords(topics[best].Topic)
+		for _, w := range Keywords(a.Title) {
+			if slices.Contains(want, w) {
+				hits++
+				break
+			}
+		}
+	}
+	return placed, hits
+}
+
 // overlaps reports whether the agenda item's turns (seqs of spoken turns)
 // meet one of the annotated spans (QMSum turn indices).
 func overlaps(a prdoc.AgendaItem, spans []qmsum.Span, spoken []int) bool {
@@ -347,7 +407,7 @@ func overlaps(a prdoc.AgendaItem, spans []qmsum.Span, spoken []int) bool {
 func Keywords(s string) []string {
 	var out []string
 	for _, t := range textutil.Terms(nil, s) {
-		t = fold(t)
+		t = textutil.FoldPlural(t)
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
@@ -355,20 +415,10 @@ func Keywords(s string) []string {
 	return out
 }
 
-func fold(t string) string {
-	switch {
-	case len(t) > 4 && strings.HasSuffix(t, "ies"):
-		return t[:len(t)-3] + "y"
-	case len(t) > 3 && strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss"):
-		return t[:len(t)-1]
-	}
-	return t
-}
-
 // agendaMarkdown writes the pooled coverage of each agenda beside its
 // items per meeting.
 func (r Report) agendaMarkdown(w io.Writer) {
-	type pooled struct{ items, matched, total int }
+	type pooled struct{ items, matched, total, placed, titled int }
 	var names []string
 	sums := map[string]*pooled{}
 	for _, m := range r.Meetings {
@@ -382,19 +432,18 @@ func (r Report) agendaMarkdown(w io.Writer) {
 			p.items += a.Items
 			p.matched += a.Matched
 			p.total += len(m.Topics)
+			p.placed += a.Placed
+			p.titled += a.Titled
 		}
 	}
 	if len(names) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n| agenda | items per meeting | annotated topics matched |\n|---|---:|---:|\n")
+	fmt.Fprintf(w, "\n| agenda | items per meeting | annotated topics matched | titles naming their topic |\n|---|---:|---:|---:|\n")
 	for _, name := range names {
 		p := sums[name]
-		pct := 0.0
-		if p.total > 0 {
-			pct = float64(p.matched) / float64(p.total)
-		}
-		fmt.Fprintf(w, "| %s | %.2f | %d/%d = %.3f |\n", name, float64(p.items)/float64(len(r.Meetings)), p.matched, p.total, pct)
+		fmt.Fprintf(w, "| %s | %.2f | %d/%d = %.3f | %d/%d = %.3f |\n", name, float64(p.items)/float64(len(r.Meetings)),
+			p.matched, p.total, ratio(p.matched, p.total), p.titled, p.placed, ratio(p.titled, p.placed))
 	}
 }
 

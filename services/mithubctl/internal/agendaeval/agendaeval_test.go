@@ -63,27 +63,31 @@ func TestRunOnAQMSumMeeting(t *testing.T) {
 			t.Errorf("topic %q matched %v with shared %v", tr.Topic, tr.Matched, tr.Shared)
 		}
 	}
-	// The agenda on the L1 topics first, then the baselines; the even
-	// split has at least one item per annotated topic, the whole-meeting
-	// topic fewer items than that (its sub-items only).
+	// The agenda on the L1 topics first, then the same items titled
+	// without the heading words, then the baselines; the even split has
+	// at least one item per annotated topic, the whole-meeting topic
+	// fewer items than that (its sub-items only).
 	runs := got.AgendaRuns
-	if len(runs) != 3 || runs[0].Name != agendaeval.AgendaL1 || runs[0].Items != len(doc.Agenda) || runs[0].Matched != got.Matched() {
+	if len(runs) != 4 || runs[0].Name != agendaeval.AgendaL1 || runs[0].Items != len(doc.Agenda) || runs[0].Matched != got.Matched() {
 		t.Fatalf("agenda runs %+v, want L1's first with %d items and %d matched", runs, len(doc.Agenda), got.Matched())
 	}
-	if runs[1].Name != agendaeval.AgendaEven || runs[1].Items < len(m.Topics) {
-		t.Errorf("even split: %+v, want at least %d items", runs[1], len(m.Topics))
+	if runs[1].Name != agendaeval.AgendaPlain || runs[1].Items != runs[0].Items || runs[1].Placed != runs[0].Placed {
+		t.Errorf("plain headings: %+v, want the items of %+v", runs[1], runs[0])
 	}
-	if runs[2].Name != agendaeval.AgendaWhole || runs[2].Items < 1 || runs[2].Items >= runs[1].Items {
-		t.Errorf("one topic: %+v beside the even split's %d items", runs[2], runs[1].Items)
+	if runs[2].Name != agendaeval.AgendaEven || runs[2].Items < len(m.Topics) {
+		t.Errorf("even split: %+v, want at least %d items", runs[2], len(m.Topics))
+	}
+	if runs[3].Name != agendaeval.AgendaWhole || runs[3].Items < 1 || runs[3].Items >= runs[2].Items {
+		t.Errorf("one topic: %+v beside the even split's %d items", runs[3], runs[2].Items)
 	}
 	for _, r := range runs {
-		if r.Matched > len(m.Topics) {
-			t.Errorf("%s matched %d of %d topics", r.Name, r.Matched, len(m.Topics))
+		if r.Matched > len(m.Topics) || r.Titled > r.Placed || r.Placed > r.Items {
+			t.Errorf("%s: %d items, %d placed, %d titled, %d of %d topics matched", r.Name, r.Items, r.Placed, r.Titled, r.Matched, len(m.Topics))
 		}
 	}
 	var buf bytes.Buffer
 	rep.Markdown(&buf)
-	for _, want := range []string{"Agenda coverage:", "| " + agendaeval.AgendaEven + " | "} {
+	for _, want := range []string{"Agenda coverage:", "| " + agendaeval.AgendaEven + " | ", "titles naming their topic"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, buf.String())
 		}

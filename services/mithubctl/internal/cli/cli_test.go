@@ -153,7 +153,7 @@ func TestHelpListsUserCommands(t *testing.T) {
 			t.Errorf("help lacks %s:\n%s", name, stdout)
 		}
 	}
-	for _, name := range []string{"eval", "eval-pr", "train-retrieval", "train-answers", "train-decisions", "bench-ingest",
+	for _, name := range []string{"eval", "eval-pr", "train-retrieval", "train-answers", "train-decisions", "train-headings", "bench-ingest",
 		"bench-context", "bench-ask", "bench-memory", "bench-pr", "load", "fake-llm"} {
 		if strings.Contains(stdout, "mithubctl "+name+" ") || strings.Contains(stdout, "\n    "+name+" ") {
 			t.Errorf("help lists the lab command %s:\n%s", name, stdout)

@@ -16,7 +16,7 @@ func Program() cmdline.Program {
 			{Title: "Evaluation (QMSum)", Commands: []cmdline.Command{
 				evalCommand(), evalPRCommand(), evalMemoryCommand()}},
 			{Title: "Training (QMSum train, no services)", Commands: []cmdline.Command{
-				trainRetrievalCommand(), trainAnswersCommand(), trainDecisionsCommand()}},
+				trainRetrievalCommand(), trainAnswersCommand(), trainDecisionsCommand(), trainHeadingsCommand()}},
 			{Title: "Benchmarks", Commands: []cmdline.Command{
 				benchIngestCommand(), benchContextCommand(), benchAskCommand(), benchMemoryCommand(), benchPRCommand()}},
 			{Title: "Load and faults", Commands: []cmdline.Command{

@@ -32,6 +32,7 @@ func TestUsageErrors(t *testing.T) {
 		{name: "train-answers without dir", give: []string{"train-answers"}, wantErr: "train-answers: a QMSum directory is required, e.g. ../shared/data/qmsum/train"},
 		{name: "train-answers negative rounds", give: []string{"train-answers", "dir", "--rounds", "-1"}, wantErr: "--rounds >= 0"},
 		{name: "train-decisions flags only", give: []string{"train-decisions", "--out", "x.json"}, wantErr: "train-decisions: a QMSum directory is required"},
+		{name: "train-headings without dir", give: []string{"train-headings"}, wantErr: "train-headings: a QMSum directory is required, e.g. ../shared/data/qmsum/train"},
 		{name: "train-retrieval bad flag", give: []string{"train-retrieval", "dir", "--speed", "2"}, wantErr: "flag provided but not defined: -speed (see 'mithub-lab help train-retrieval')"},
 		{name: "eval-pr without dir", give: []string{"eval-pr"}, wantErr: "eval-pr: a QMSum directory is required, e.g. ../shared/data/qmsum/val"},
 		{name: "eval bad batch", give: []string{"eval", "dir", "--batch", "0"}, wantErr: "eval: --batch must be 1..500"},
@@ -62,7 +63,7 @@ func TestHelp(t *testing.T) {
 		want []string
 	}{
 		{name: "overview", give: []string{"help"}, want: []string{"mithub-lab eval [DIR]", "mithub-lab load [--meetings 10]",
-			"    train-decisions  ", "    fake-llm  ", "Benchmarks:", "MITHUB_QMSUM_DIR"}},
+			"    train-decisions  ", "    train-headings  ", "    fake-llm  ", "Benchmarks:", "MITHUB_QMSUM_DIR"}},
 		{name: "command", give: []string{"help", "bench-ask"}, want: []string{"Usage: mithub-lab bench-ask", "-askers", "-api-key"}},
 		{name: "command flag", give: []string{"load", "-h"}, want: []string{"-meetings", "-max-rss-growth"}},
 	}
