@@ -125,15 +125,17 @@ func keyPhrase(text string, tf map[string]int, minTF int, edge float64, words *H
 	for _, w := range strings.Fields(text) {
 		word := strings.Trim(w, ",.;:!?\"'()")
 		terms := textutil.Terms(nil, word)
-		if len(terms) != 1 || !headingWord(terms[0], word) || tf[terms[0]] < minTF || headlineStop[terms[0]] || strings.ContainsAny(word, "'’") {
+		if len(terms) != 1 || !headingWord(terms[0], word) || koreanClause(word) || tf[terms[0]] < minTF || headlineStop[terms[0]] || strings.ContainsAny(word, "'’") {
 			consider()
 			continue
 		}
 		run = append(run, word)
 		runScore = append(runScore, float64(tf[terms[0]])*idf(terms[0]))
 		runEdge = append(runEdge, words.Weight(terms[0]) >= edge)
-		if word != w {
-			consider() // punctuation ends the phrase
+		if word != w || hasHangul(word) && textutil.StripParticle(word) != word {
+			// Punctuation ends the phrase, and so does a particle: "iOS는
+			// phased release" is a clause, not a heading.
+			consider()
 		}
 	}
 	consider()
@@ -146,6 +148,28 @@ func keyPhrase(text string, tf map[string]int, minTF int, edge float64, words *H
 	}
 	return upperFirst(strings.Join(out, " "))
 }
+
+// koreanClause reports a Korean word that makes no heading because it
+// ends a clause rather than names something: a verb with a connective
+// ending ("나오면", "있는데", "하니까"), which the heading-word weights,
+// learned from English, know nothing of. Two-syllable words ending in 면 are mostly nouns ("화면",
+// "장면"), so only the verbs among them are listed.
+func koreanClause(word string) bool {
+	if !hasHangul(word) {
+		return false
+	}
+	for _, e := range koreanClauseEndings {
+		if strings.HasSuffix(word, e) {
+			return true
+		}
+	}
+	return strings.HasSuffix(word, "면") && utf8.RuneCountInString(word) >= 3 || koreanShortIfVerbs[word]
+}
+
+var (
+	koreanClauseEndings = []string{"는데", "니까", "지만", "도록", "려고", "려면", "으면", "어서", "아서", "해서", "면서"}
+	koreanShortIfVerbs  = textutilSet("하면 되면 보면 가면 오면 나면 주면 두면 사면 쓰면")
+)
 
 // headingWord reports whether a word (with its one search term) may be
 // in a heading: not a number, a date or a count ("25일", "3월", "2026"),

@@ -40,6 +40,16 @@ func TestHeadline(t *testing.T) {
 			"The sync error rate under load was fine on staging.",
 			"Good, I'll check it.",
 		), 0, 2, "Sync error rate"},
+		{"a particle ends the phrase", mk(
+			"iOS는 phased release로 가고, Android는 staged rollout으로 갑니다.",
+			"iOS는 phased release 7일이면 충분해요.",
+			"그럼 iOS는 phased release, 확정이요.",
+		), 0, 2, "Phased release"},
+		{"a verb with a connective ending does not start a heading", mk(
+			"회귀 테스트에서 critical 나오면 빌드 교체 합니다.",
+			"critical 나오면 빌드 교체, 그게 원칙이에요.",
+			"네, critical 나오면 빌드 교체로 가죠.",
+		), 0, 2, "빌드 교체"},
 		{"no dates or one-syllable words", mk(
 			"심사 제출은 3월 25일에 제가 할게요.",
 			"3월 25일 심사 제출 전에 스크린샷이 필요해요.",
