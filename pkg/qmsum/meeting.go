@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -180,4 +181,18 @@ func spanIndex(raw json.RawMessage) (int, error) {
 		return 0, fmt.Errorf("turn index %d is negative", i)
 	}
 	return i, nil
+}
+
+// MeetingFiles returns the meeting files (*.json) of a QMSum split
+// directory in name order, or an error when it holds none.
+func MeetingFiles(dir string) ([]string, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no QMSum meetings (*.json) in %s", dir)
+	}
+	sort.Strings(files)
+	return files, nil
 }

@@ -34,7 +34,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -176,14 +175,10 @@ func meetingFiles(dir string, o Options) ([]string, error) {
 		}
 		return out, nil
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := qmsum.MeetingFiles(dir)
 	if err != nil {
 		return nil, err
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no *.json meetings in %s", dir)
-	}
-	sort.Strings(files)
 	return files[:min(o.Limit, len(files))], nil
 }
 

@@ -42,7 +42,6 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -94,14 +93,10 @@ type Options struct {
 // Load reads every meeting of dir and returns its specific queries'
 // candidates and labels.
 func Load(dir string, o Options) ([]Query, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := qmsum.MeetingFiles(dir)
 	if err != nil {
 		return nil, err
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no QMSum meetings (*.json) in %s", dir)
-	}
-	slices.Sort(files)
 	if o.Limit > 0 && len(files) > o.Limit {
 		files = files[:o.Limit]
 	}

@@ -12,8 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
-	"sort"
 
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/qmsum"
@@ -41,14 +39,10 @@ type Data struct {
 
 // Load reads every meeting of dir and labels its decision candidates.
 func Load(ctx context.Context, dir string, progress io.Writer) (Data, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := qmsum.MeetingFiles(dir)
 	if err != nil {
 		return Data{}, err
 	}
-	if len(files) == 0 {
-		return Data{}, fmt.Errorf("no *.json meetings in %s", dir)
-	}
-	sort.Strings(files)
 	var d Data
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {

@@ -34,7 +34,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/mithub/mithub/pkg/apiclient"
@@ -121,14 +120,10 @@ func Run(ctx context.Context, client *apiclient.Client, dir string, o Options) (
 	if o.Settle <= 0 {
 		o.Settle = 5 * time.Minute
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := qmsum.MeetingFiles(dir)
 	if err != nil {
 		return Report{}, err
 	}
-	if len(files) == 0 {
-		return Report{}, fmt.Errorf("no QMSum meetings (*.json) in %s", dir)
-	}
-	slices.Sort(files)
 	if o.Limit > 0 && len(files) > o.Limit {
 		files = files[:o.Limit]
 	}

@@ -9,8 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
-	"sort"
 
 	"github.com/mithub/mithub/pkg/prdoc"
 	"github.com/mithub/mithub/pkg/qmsum"
@@ -30,14 +28,10 @@ const (
 
 // Load reads every meeting of dir and returns its topics as examples.
 func Load(ctx context.Context, dir string, progress io.Writer) ([]prdoc.HeadingExample, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := qmsum.MeetingFiles(dir)
 	if err != nil {
 		return nil, err
 	}
-	if len(files) == 0 {
-		return nil, fmt.Errorf("no *.json meetings in %s", dir)
-	}
-	sort.Strings(files)
 	var out []prdoc.HeadingExample
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -53,14 +52,10 @@ func Load(ctx context.Context, dir string, o Options) ([]Query, Stats, error) {
 	if o.Window <= 0 {
 		o.Window = 3
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	files, err := qmsum.MeetingFiles(dir)
 	if err != nil {
 		return nil, Stats{}, err
 	}
-	if len(files) == 0 {
-		return nil, Stats{}, fmt.Errorf("no QMSum meetings (*.json) in %s", dir)
-	}
-	slices.Sort(files)
 	if o.Limit > 0 && len(files) > o.Limit {
 		files = files[:o.Limit]
 	}
