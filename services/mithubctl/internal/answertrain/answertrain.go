@@ -37,7 +37,6 @@
 package answertrain
 
 import (
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -554,12 +553,3 @@ func (o Options) turns() int {
 }
 
 func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
-
-// Marshal writes a model as answermodel.json holds it.
-func Marshal(m answer.AnswerModel) ([]byte, error) {
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/services/mithubctl/internal/eval"
+	"github.com/mithub/mithub/services/mithubctl/internal/modelfile"
 )
 
 // Fit learns a positive weight for the feature that predicts the label
@@ -52,7 +53,7 @@ func TestTrainDeterministic(t *testing.T) {
 			t.Fatal("no queries")
 		}
 		m = Train(qs, Options{Steps: 200})
-		if outs[i], err = Marshal(m); err != nil {
+		if outs[i], err = modelfile.Marshal(m); err != nil {
 			t.Fatal(err)
 		}
 	}

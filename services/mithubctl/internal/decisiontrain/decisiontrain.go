@@ -9,7 +9,6 @@ package decisiontrain
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -151,13 +150,4 @@ func Train(d Data, source string) prdoc.DecisionModel {
 		m.Weights[k] = float64(int64(w*1e4)) / 1e4
 	}
 	return m
-}
-
-// Marshal is the model as the JSON file prdoc embeds.
-func Marshal(m prdoc.DecisionModel) ([]byte, error) {
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
 }

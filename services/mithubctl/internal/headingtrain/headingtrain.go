@@ -6,7 +6,6 @@ package headingtrain
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -75,13 +74,4 @@ func Examples(m *qmsum.Meeting) []prdoc.HeadingExample {
 // Train learns the weights of the examples.
 func Train(examples []prdoc.HeadingExample, source string) prdoc.HeadingWords {
 	return prdoc.LearnHeadingWords(examples, MinTF, Alpha, MinSeen, source)
-}
-
-// Marshal writes the table as indented JSON with a final newline.
-func Marshal(h prdoc.HeadingWords) ([]byte, error) {
-	b, err := json.MarshalIndent(h, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
 }

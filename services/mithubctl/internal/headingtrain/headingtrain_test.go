@@ -8,6 +8,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/qmsum"
 	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
+	"github.com/mithub/mithub/services/mithubctl/internal/modelfile"
 )
 
 // A topic's example holds the spoken turns of its spans; a turn without
@@ -55,7 +56,7 @@ func TestShippedTableIsRebuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Marshal(Train(ex, "QMSum train"))
+	got, err := modelfile.Marshal(Train(ex, "QMSum train"))
 	if err != nil {
 		t.Fatal(err)
 	}

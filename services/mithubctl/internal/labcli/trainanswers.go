@@ -7,6 +7,7 @@ import (
 
 	"github.com/mithub/mithub/services/mithubctl/internal/answertrain"
 	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
+	"github.com/mithub/mithub/services/mithubctl/internal/modelfile"
 )
 
 type trainAnswersConfig struct {
@@ -59,7 +60,7 @@ func runTrainAnswers(_ context.Context, e *cmdline.Env, args []string) error {
 	if len(qs) == 0 {
 		return fmt.Errorf("no specific queries with relevant spans in %s", c.Dir)
 	}
-	b, err := answertrain.Marshal(answertrain.Train(qs, c.Opts))
+	b, err := modelfile.Marshal(answertrain.Train(qs, c.Opts))
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 	"github.com/mithub/mithub/services/mithubctl/internal/decisiontrain"
+	"github.com/mithub/mithub/services/mithubctl/internal/modelfile"
 )
 
 type trainDecisionsConfig struct {
@@ -43,7 +44,7 @@ func runTrainDecisions(ctx context.Context, e *cmdline.Env, args []string) error
 	if err != nil {
 		return err
 	}
-	b, err := decisiontrain.Marshal(decisiontrain.Train(d, "QMSum train"))
+	b, err := modelfile.Marshal(decisiontrain.Train(d, "QMSum train"))
 	if err != nil {
 		return err
 	}

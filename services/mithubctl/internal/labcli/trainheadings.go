@@ -6,6 +6,7 @@ import (
 
 	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
 	"github.com/mithub/mithub/services/mithubctl/internal/headingtrain"
+	"github.com/mithub/mithub/services/mithubctl/internal/modelfile"
 )
 
 type trainHeadingsConfig struct {
@@ -43,7 +44,7 @@ func runTrainHeadings(ctx context.Context, e *cmdline.Env, args []string) error 
 	if err != nil {
 		return err
 	}
-	b, err := headingtrain.Marshal(headingtrain.Train(ex, "QMSum train"))
+	b, err := modelfile.Marshal(headingtrain.Train(ex, "QMSum train"))
 	if err != nil {
 		return err
 	}

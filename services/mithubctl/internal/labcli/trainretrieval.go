@@ -9,6 +9,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/services/mithubctl/internal/cmdline"
+	"github.com/mithub/mithub/services/mithubctl/internal/modelfile"
 	"github.com/mithub/mithub/services/mithubctl/internal/turntrain"
 )
 
@@ -61,7 +62,7 @@ func runTrainRetrieval(ctx context.Context, e *cmdline.Env, args []string) error
 		return fmt.Errorf("no specific queries with relevant spans in %s", c.Dir)
 	}
 	w := turntrain.Train(qs, c.Rounds, e.Stderr)
-	b, err := turntrain.Marshal(meetingctx.TurnWeights{Window: st.Window, QueryStop: st.QueryStop}.WithVector(w))
+	b, err := modelfile.Marshal(meetingctx.TurnWeights{Window: st.Window, QueryStop: st.QueryStop}.WithVector(w))
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ package turntrain
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -351,15 +350,6 @@ func termSet(s string) map[string]bool {
 		out[t] = true
 	}
 	return out
-}
-
-// Marshal writes weights as turnweights.json: indented, stable.
-func Marshal(w meetingctx.TurnWeights) ([]byte, error) {
-	b, err := json.MarshalIndent(w, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
 }
 
 // discard is a topic store that keeps nothing: training needs the topics

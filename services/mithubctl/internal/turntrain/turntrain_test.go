@@ -8,6 +8,7 @@ import (
 
 	"github.com/mithub/mithub/pkg/meetingctx"
 	"github.com/mithub/mithub/pkg/qmsum/qmsumtest"
+	"github.com/mithub/mithub/services/mithubctl/internal/modelfile"
 )
 
 func TestEvaluateRanks(t *testing.T) {
@@ -52,7 +53,7 @@ func TestTrainDeterministic(t *testing.T) {
 			t.Fatal("no queries")
 		}
 		w := Train(qs, 2, nil)
-		if outs[i], err = Marshal(meetingctx.TurnWeights{Window: st.Window, QueryStop: st.QueryStop}.WithVector(w)); err != nil {
+		if outs[i], err = modelfile.Marshal(meetingctx.TurnWeights{Window: st.Window, QueryStop: st.QueryStop}.WithVector(w)); err != nil {
 			t.Fatal(err)
 		}
 	}
