@@ -80,12 +80,12 @@ func AgendaWith(ctx context.Context, in Input, seg meetingctx.Segmenter, o Agend
 	// Headings weigh a term by how rare it is in this and the earlier
 	// items: streamAgenda titles an item when it is final, before the
 	// later ones are known, and must title it the same.
-	seen := map[string]int{}
+	seen, titles := map[string]int{}, headings{}
 	for i := range items {
 		for w := range tf[i] {
 			seen[w]++
 		}
-		retitle(&items[i], in.Turns, noveltyIDF(seen, i+1), words, items[:i])
+		retitle(&items[i], in.Turns, noveltyIDF(seen, i+1), words, titles)
 	}
 	for i := range items {
 		rankKeyTerms(&items[i], tf[i], df, len(items), KeyTerms)
@@ -102,19 +102,23 @@ func noveltyIDF(df map[string]int, n int) func(string) float64 {
 // retitle gives the item its time range and, when its title is not a
 // heading already (a key-term list such as "tango mode · afterwards", a
 // fallback "Topic_3_40", or none), a heading from its turns (see
-// headline, with words) that none of the earlier items has; the title
-// stays when no heading is found. A topic a model titled keeps its title.
-func retitle(it *AgendaItem, turns []Turn, idf func(string) float64, words *HeadingWords, earlier []AgendaItem) {
+// headline, with words) that none of the earlier items has (titles, to
+// which it adds the item's); the title stays when no heading is found.
+// A topic a model titled keeps its title.
+func retitle(it *AgendaItem, turns []Turn, idf func(string) float64, words *HeadingWords, titles headings) {
 	if termListTitle(it.Title) {
-		taken := func(h string) bool {
-			return slices.ContainsFunc(earlier, func(e AgendaItem) bool { return strings.EqualFold(e.Title, h) })
-		}
-		if h := headline(turns, it.StartSeq, it.EndSeq, idf, words, taken); h != "" {
+		if h := headline(turns, it.StartSeq, it.EndSeq, idf, words, titles.has); h != "" {
 			it.Title = h
 		}
 	}
+	titles[strings.ToLower(it.Title)] = true
 	it.StartMS, it.EndMS = spanTimes(turns, it.StartSeq, it.EndSeq)
 }
+
+// headings are the titles of an agenda's items so far, lowercased.
+type headings map[string]bool
+
+func (h headings) has(title string) bool { return h[strings.ToLower(title)] }
 
 // termListTitle reports whether a title is a list of key terms or a
 // fallback name rather than a heading.

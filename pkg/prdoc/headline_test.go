@@ -87,7 +87,7 @@ func TestRetitleKeepsHeadings(t *testing.T) {
 		{"Checklist length", "Checklist length"},
 	} {
 		it := AgendaItem{Title: tt.give, StartSeq: 0, EndSeq: 2}
-		retitle(&it, turns, func(string) float64 { return 1 }, defaultHeadingWords, nil)
+		retitle(&it, turns, func(string) float64 { return 1 }, defaultHeadingWords, headings{})
 		if it.Title != tt.want || it.StartMS != 0 || it.EndMS != 3000 {
 			t.Errorf("retitle(%q) = %q %d-%d ms, want %q 0-3000 ms", tt.give, it.Title, it.StartMS, it.EndMS, tt.want)
 		}
@@ -163,10 +163,11 @@ func TestRetitleDoesNotRepeatAHeading(t *testing.T) {
 		{Seq: 1, Speaker: "B", Text: "The remote control casing costs more than the scroll wheel casing."},
 		{Seq: 2, Speaker: "A", Text: "So the remote control casing and the scroll wheel casing are the main question."},
 	}
+	titles := headings{}
 	first := AgendaItem{Title: "a · b", StartSeq: 0, EndSeq: 2}
-	retitle(&first, turns, func(string) float64 { return 1 }, defaultHeadingWords, nil)
+	retitle(&first, turns, func(string) float64 { return 1 }, defaultHeadingWords, titles)
 	second := AgendaItem{Title: "c · d", StartSeq: 0, EndSeq: 2}
-	retitle(&second, turns, func(string) float64 { return 1 }, defaultHeadingWords, []AgendaItem{first})
+	retitle(&second, turns, func(string) float64 { return 1 }, defaultHeadingWords, titles)
 	if first.Title == "a · b" || second.Title == "c · d" || strings.EqualFold(first.Title, second.Title) {
 		t.Fatalf("headings %q and %q, want two different headings", first.Title, second.Title)
 	}

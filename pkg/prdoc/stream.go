@@ -144,8 +144,9 @@ func scan(ctx context.Context, src Source) (scanned, error) {
 // streamedAgenda is the agenda built from a stream, without its key terms
 // yet, and the number of agenda items each term occurs in.
 type streamedAgenda struct {
-	items []AgendaItem
-	df    map[string]int
+	items  []AgendaItem
+	df     map[string]int
+	titles headings
 }
 
 // streamAgenda builds the agenda as Agenda does, reading the turns once.
@@ -154,7 +155,7 @@ type streamedAgenda struct {
 // chunk can extend it, from the turns held for it. onItem, when not nil,
 // is called with every final item and its turns.
 func streamAgenda(ctx context.Context, in StreamInput, sc scanned, seg meetingctx.Segmenter, onItem func(AgendaItem, []Turn)) (*streamedAgenda, error) {
-	ag := &streamedAgenda{df: map[string]int{}}
+	ag := &streamedAgenda{df: map[string]int{}, titles: headings{}}
 	if sc.n == 0 {
 		return ag, nil
 	}
@@ -171,7 +172,7 @@ func streamAgenda(ctx context.Context, in StreamInput, sc scanned, seg meetingct
 			}
 			ag.df[w]++
 		}
-		retitle(&it, span, noveltyIDF(ag.df, len(ag.items)+1), defaultHeadingWords, ag.items)
+		retitle(&it, span, noveltyIDF(ag.df, len(ag.items)+1), defaultHeadingWords, ag.titles)
 		if onItem != nil {
 			onItem(it, span)
 		}
