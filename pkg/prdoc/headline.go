@@ -29,7 +29,7 @@ const (
 
 // headlineStop are words that make no heading: discourse, pronouns and
 // common verbs the search stop list keeps.
-var headlineStop = textutilSet("per indeed together come back take away get got put because all each every most more less very too enough else another same whole both either neither such own true false yep yeah kay alright one two six seven eight nine ten eleven twelve twenty forty fifty sixty seventy eighty ninety hundred thousand million percent about whether other thing things something anything everything stuff lot bit way actually said say says saw see seen used use using going want need make made guess maybe probably basically course fine good great sure little much many well okay also already still even just thing point idea question problem sense time times first second next last people person she they anyway mean means now understand remember talking done doing reading three four five thirty quite always sorta start off easy really give gives may might wanna gonna under over after before between without within across against during through toward towards upon onto than via", "그냥 이제 그런 이런 저런 그게 이게 거기 여기 진짜 정말 많이 약간 일단 혹시 아마 다시 좀 계속 바로 같이 먼저")
+var headlineStop = textutilSet("per indeed together come back take away get got put because all each every most more less very too enough else another same whole both either neither such own true false yep yeah kay alright one two six seven eight nine ten eleven twelve twenty forty fifty sixty seventy eighty ninety hundred thousand million percent about whether other thing things something anything everything stuff lot bit way actually said say says saw see seen used use using going want need make made guess maybe probably basically course fine good great sure little much many well okay also already still even just thing point idea question problem sense time times first second next last people person she they anyway mean means now understand remember talking done doing reading three four five thirty quite always sorta start off easy really give gives may might wanna gonna under over after before between without within across against during through toward towards upon onto than via", "그냥 이제 그런 이런 저런 그게 이게 거기 여기 진짜 정말 많이 약간 일단 혹시 아마 다시 좀 계속 바로 같이 먼저 제가 내가 네가 니가 누가")
 
 func textutilSet(lists ...string) map[string]bool {
 	m := map[string]bool{}
@@ -132,7 +132,7 @@ func keyPhrase(text string, tf map[string]int, minTF int, edge float64, words *H
 		run = append(run, word)
 		runScore = append(runScore, float64(tf[terms[0]])*idf(terms[0]))
 		runEdge = append(runEdge, words.Weight(terms[0]) >= edge)
-		if word != w || hasHangul(word) && textutil.StripParticle(word) != word {
+		if _, particle := headingParticle(word); word != w || particle {
 			// Punctuation ends the phrase, and so does a particle: "iOS는
 			// phased release" is a clause, not a heading.
 			consider()
@@ -144,16 +144,32 @@ func keyPhrase(text string, tf map[string]int, minTF int, edge float64, words *H
 	}
 	out := append([]string(nil), best...)
 	if last := out[len(out)-1]; hasHangul(last) {
-		out[len(out)-1] = textutil.StripParticle(last)
+		out[len(out)-1], _ = headingParticle(last)
 	}
 	return upperFirst(strings.Join(out, " "))
 }
 
+// headingParticle returns word without its Korean particle and whether
+// it had one ("일정이" → "일정", "iOS는" → "iOS"). Many nouns end in a
+// syllable that is also a particle ("회의", "평가", "결과"), so a particle
+// counts only where at least two letters stay before it.
+func headingParticle(word string) (string, bool) {
+	if !hasHangul(word) {
+		return word, false
+	}
+	stem := textutil.StripParticle(word)
+	if stem == word || utf8.RuneCountInString(stem) < 2 {
+		return word, false
+	}
+	return stem, true
+}
+
 // koreanClause reports a Korean word that makes no heading because it
 // ends a clause rather than names something: a verb with a connective
-// ending ("나오면", "있는데", "하니까"), which the heading-word weights,
-// learned from English, know nothing of. Two-syllable words ending in 면 are mostly nouns ("화면",
-// "장면"), so only the verbs among them are listed.
+// or final ending ("나오면", "있는데", "하니까", "할게요", "합니다"),
+// which the heading-word weights, learned from English, know nothing of.
+// Two-syllable words ending in 면 are mostly nouns ("화면", "장면"), so
+// only the verbs among them are listed.
 func koreanClause(word string) bool {
 	if !hasHangul(word) {
 		return false
@@ -167,23 +183,33 @@ func koreanClause(word string) bool {
 }
 
 var (
-	koreanClauseEndings = []string{"는데", "니까", "지만", "도록", "려고", "려면", "으면", "어서", "아서", "해서", "면서"}
-	koreanShortIfVerbs  = textutilSet("하면 되면 보면 가면 오면 나면 주면 두면 사면 쓰면")
+	koreanClauseEndings = []string{"는데", "니까", "지만", "도록", "려고", "려면", "으면", "어서", "아서", "해서", "면서",
+		"니다", "어요", "아요", "해요", "게요", "세요", "까요", "네요", "지요", "죠", "할게", "할께"}
+	koreanShortIfVerbs = textutilSet("하면 되면 보면 가면 오면 나면 주면 두면 사면 쓰면")
 )
 
 // headingWord reports whether a word (with its one search term) may be
 // in a heading: not a number, a date or a count ("25일", "3월", "2026"),
-// not a one-syllable Korean word ("제", "팀"), and an English word of at
-// least three letters.
+// not a one-syllable Korean word ("제", "팀이"), and an English word of at
+// least three letters. A two-syllable noun whose last syllable the search
+// terms take for a particle ("회의", "평가", "결과": terms "회", "평",
+// "결") is a word of two syllables.
 func headingWord(term, word string) bool {
 	if r, _ := utf8.DecodeRuneInString(term); unicode.IsDigit(r) {
 		return false
 	}
 	if hasHangul(word) {
-		return utf8.RuneCountInString(term) >= 2
+		if utf8.RuneCountInString(term) >= 2 {
+			return true
+		}
+		last, _ := utf8.DecodeLastRuneInString(word)
+		return utf8.RuneCountInString(word) == 2 && strings.ContainsRune(nounFinals, last) && !headlineStop[word]
 	}
 	return utf8.RuneCountInString(term) >= 3
 }
+
+// nounFinals end two-syllable nouns as often as particles do.
+const nounFinals = "의과가도고요로"
 
 // upperFirst upper-cases the first letter of s.
 func upperFirst(s string) string {

@@ -50,6 +50,21 @@ func TestHeadline(t *testing.T) {
 			"critical 나오면 빌드 교체, 그게 원칙이에요.",
 			"네, critical 나오면 빌드 교체로 가죠.",
 		), 0, 2, "빌드 교체"},
+		{"a noun ending like a particle keeps it", mk(
+			"주간 회의 결과를 공유합니다.",
+			"주간 회의 결과는 괜찮았어요.",
+			"그럼 주간 회의 결과 정리할게요.",
+		), 0, 2, "주간 회의"},
+		{"a verb with a final ending makes no heading", mk(
+			"오늘 빌드 교체 머지할게요.",
+			"네, 빌드 교체 머지할게요.",
+			"그럼 빌드 교체 머지할게요.",
+		), 0, 2, "빌드 교체"},
+		{"a pronoun with a particle is no word of two syllables", mk(
+			"내가 정리 내가 정리 내가 정리.",
+			"내가 정리 내가 정리.",
+			"내가 정리 끝.",
+		), 0, 2, ""},
 		{"no dates or one-syllable words", mk(
 			"심사 제출은 3월 25일에 제가 할게요.",
 			"3월 25일 심사 제출 전에 스크린샷이 필요해요.",
