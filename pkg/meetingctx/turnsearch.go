@@ -245,10 +245,13 @@ type rankedTurn struct {
 	score float64
 }
 
-// before orders ranked turns best first, ties by the earlier turn.
-func (a rankedTurn) before(b rankedTurn) bool {
-	return a.score > b.score || a.score == b.score && a.i < b.i
+// compareTurns orders ranked turns best first, ties by the earlier turn.
+func compareTurns(a, b rankedTurn) int {
+	return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.i, b.i))
 }
+
+// before reports whether a comes before b in compareTurns' order.
+func (a rankedTurn) before(b rankedTurn) bool { return compareTurns(a, b) < 0 }
 
 // bestTurns returns the k best of cands (every one for k <= 0), best
 // first, ties by the earlier turn; cands, in turn order, is reused. With
@@ -256,7 +259,7 @@ func (a rankedTurn) before(b rankedTurn) bool {
 // of sorting every candidate.
 func bestTurns(cands []rankedTurn, k int) []rankedTurn {
 	if k <= 0 || k >= len(cands) {
-		slices.SortFunc(cands, func(a, b rankedTurn) int { return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.i, b.i)) })
+		slices.SortFunc(cands, compareTurns)
 		return cands
 	}
 	// h[0] is the worst of the k best so far: a heap ordered by before,

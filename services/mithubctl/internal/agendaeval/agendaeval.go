@@ -350,10 +350,10 @@ func matchTopic(t qmsum.Topic, agenda []prdoc.AgendaItem, spoken []int, minShare
 // shares a keyword with the topic they overlap most (the first of a tie).
 func titled(topics []qmsum.Topic, agenda []prdoc.AgendaItem, spoken []int) (placed, hits int) {
 	for _, a := range agenda {
-		if len(spoken) == 0 || a.StartSeq >= len(spoken) {
+		from, to, ok := itemTurns(a, spoken)
+		if !ok {
 			continue
 		}
-		from, to := spoken[a.StartSeq], spoken[min(a.EndSeq, len(spoken)-1)]
 		best, most := -1, 0
 		for k, t := range topics {
 			n := 0
@@ -382,13 +382,22 @@ func titled(topics []qmsum.Topic, agenda []prdoc.AgendaItem, spoken []int) (plac
 	return placed, hits
 }
 
+// itemTurns is the range of QMSum turn indices of the agenda item's
+// turns (seqs of spoken turns); ok is false for an item past them.
+func itemTurns(a prdoc.AgendaItem, spoken []int) (from, to int, ok bool) {
+	if len(spoken) == 0 || a.StartSeq >= len(spoken) {
+		return 0, 0, false
+	}
+	return spoken[a.StartSeq], spoken[min(a.EndSeq, len(spoken)-1)], true
+}
+
 // overlaps reports whether the agenda item's turns (seqs of spoken turns)
 // meet one of the annotated spans (QMSum turn indices).
 func overlaps(a prdoc.AgendaItem, spans []qmsum.Span, spoken []int) bool {
-	if len(spoken) == 0 || a.StartSeq >= len(spoken) {
+	from, to, ok := itemTurns(a, spoken)
+	if !ok {
 		return false
 	}
-	from, to := spoken[a.StartSeq], spoken[min(a.EndSeq, len(spoken)-1)]
 	for _, s := range spans {
 		if s.Start <= to && s.End >= from {
 			return true
