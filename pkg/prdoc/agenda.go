@@ -31,9 +31,9 @@ func Agenda(ctx context.Context, in Input, seg meetingctx.Segmenter) ([]AgendaIt
 // AgendaOptions change how an agenda is built; the zero value is what
 // Agenda and the extractors use.
 type AgendaOptions struct {
-	// PlainHeadings titles items without the learned heading words
-	// (HeadingWords), every word alike: the baseline an evaluation
-	// measures them against.
+	// PlainHeadings titles items and ranks their key terms without the
+	// learned heading words (HeadingWords), every word alike: the
+	// baseline an evaluation measures them against.
 	PlainHeadings bool
 }
 
@@ -88,7 +88,7 @@ func AgendaWith(ctx context.Context, in Input, seg meetingctx.Segmenter, o Agend
 		retitle(&items[i], in.Turns, noveltyIDF(seen, i+1), words, titles)
 	}
 	for i := range items {
-		rankKeyTerms(&items[i], tf[i], df, len(items), KeyTerms)
+		rankKeyTerms(&items[i], tf[i], df, len(items), KeyTerms, words)
 	}
 	return items, nil
 }
@@ -134,7 +134,8 @@ const KeyTerms = 10
 // and the number of items each occurs in (df). Agenda adds to each item's
 // keywords the KeyTerms terms that characterise its turns best (see
 // rankKeyTerms): frequent in the item (sub-linear tf), rare in the other
-// items (idf). Terms already among the keywords are not repeated.
+// items (idf), and words people name topics with (HeadingWords). Terms
+// already among the keywords are not repeated.
 func itemTerms(turns []Turn, items []AgendaItem) (tf []map[string]int, df map[string]int) {
 	tf = make([]map[string]int, len(items))
 	df = map[string]int{}
@@ -164,19 +165,21 @@ func countTerms(tf map[string]int, t Turn) {
 
 // rankKeyTerms adds to the item's keywords the n best terms of tf, the
 // item's term counts, given the number of items each term occurs in (df)
-// among nItems.
-func rankKeyTerms(item *AgendaItem, tf, df map[string]int, nItems, n int) {
+// among nItems: a term's tf-idf times its factor as a heading word
+// (words; nil weighs every term alike). A term said once, or one that
+// makes no heading ("about", "thing"), is no key term.
+func rankKeyTerms(item *AgendaItem, tf, df map[string]int, nItems, n int, words *HeadingWords) {
 	type ranked struct {
 		term  string
 		score float64
 	}
 	var rs []ranked
 	for w, c := range tf {
-		if c < 2 {
+		if c < 2 || headlineStop[w] {
 			continue
 		}
 		idf := math.Log(1 + float64(nItems)/float64(df[w]))
-		rs = append(rs, ranked{w, (1 + math.Log(float64(c))) * idf})
+		rs = append(rs, ranked{w, (1 + math.Log(float64(c))) * idf * words.factor(w)})
 	}
 	slices.SortFunc(rs, func(a, b ranked) int {
 		if c := cmp.Compare(b.score, a.score); c != 0 {

@@ -66,3 +66,28 @@ func TestHeadingWordsTable(t *testing.T) {
 		}
 	}
 }
+
+// An item's key terms rank a word people name topics with above one as
+// frequent that they do not, leave out words that make no heading
+// ("about"), and rank every word alike without the learned weights.
+func TestKeyTermsPreferHeadingWords(t *testing.T) {
+	words := &HeadingWords{Weights: map[string]float64{"prototype": 6, "wood": 0.2}}
+	tf := map[string]int{"prototype": 3, "wood": 3, "about": 5}
+	df := map[string]int{"prototype": 1, "wood": 1, "about": 1}
+	var it AgendaItem
+	rankKeyTerms(&it, tf, df, 2, 1, words)
+	if !reflect.DeepEqual(it.Keywords, []string{"prototype"}) {
+		t.Errorf("with heading words: %q, want [prototype]", it.Keywords)
+	}
+	it = AgendaItem{}
+	rankKeyTerms(&it, tf, df, 2, 3, nil)
+	if !reflect.DeepEqual(it.Keywords, []string{"prototype", "wood"}) {
+		t.Errorf("plain: %q, want [prototype wood] (alphabetical on a tie, no stop word)", it.Keywords)
+	}
+	words.Weights["wood"] = 7
+	it = AgendaItem{}
+	rankKeyTerms(&it, tf, df, 2, 1, words)
+	if !reflect.DeepEqual(it.Keywords, []string{"wood"}) {
+		t.Errorf("wood weighs more: %q, want [wood]", it.Keywords)
+	}
+}

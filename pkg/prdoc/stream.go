@@ -339,10 +339,10 @@ func (ag *streamedAgenda) keyTermPass(ctx context.Context, src Source, fn func(T
 	)
 	done := func(k int) {
 		if m, ok := tf[k]; ok {
-			rankKeyTerms(&ag.items[k], m, ag.df, len(ag.items), KeyTerms)
+			rankKeyTerms(&ag.items[k], m, ag.df, len(ag.items), KeyTerms, defaultHeadingWords)
 			delete(tf, k)
 		} else {
-			rankKeyTerms(&ag.items[k], nil, ag.df, len(ag.items), KeyTerms)
+			rankKeyTerms(&ag.items[k], nil, ag.df, len(ag.items), KeyTerms, defaultHeadingWords)
 		}
 	}
 	err := src(ctx, func(t Turn) error {

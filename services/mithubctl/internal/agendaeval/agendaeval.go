@@ -24,8 +24,8 @@
 // Headings are scored on their own: an item overlapping an annotated
 // topic is titled well when its title, a heading and not a list of key
 // terms, shares a keyword with the topic it overlaps most. The same L1
-// agenda titled without the learned heading words (prdoc.HeadingWords)
-// is the baseline for that.
+// agenda built without the learned heading words (prdoc.HeadingWords),
+// which weigh its headings and its key terms, is the baseline for both.
 package agendaeval
 
 import (
@@ -102,7 +102,7 @@ type AgendaRun struct {
 // Agenda names, in report order.
 const (
 	AgendaL1    = "L1 topics (local)"
-	AgendaPlain = "L1 topics, headings without the learned heading words"
+	AgendaPlain = "L1 topics, without the learned heading words"
 	AgendaEven  = "even split into the annotated count"
 	AgendaWhole = "one topic, sub-items only"
 )
