@@ -281,7 +281,8 @@ var clitics = map[string]bool{"'s": true, "'re": true, "'ve": true, "'ll": true,
 // joinPieces undoes the spacing of tokenised transcripts: clitics and
 // punctuation join the word before ("it 's" → "it's", "word ," →
 // "word,"), "a - b" becomes "a-b", and a quote mark joins the quoted
-// words.
+// words. A lone "@" or "@@", the mark of a word nobody could make out
+// ("supposed to @ @ about features"), is dropped.
 func joinPieces(fs []string) []string {
 	out := fs[:0:0]
 	open := false
@@ -289,6 +290,7 @@ func joinPieces(fs []string) []string {
 		f := fs[i]
 		n := len(out)
 		switch {
+		case strings.Trim(f, "@") == "":
 		case n > 0 && clitics[strings.ToLower(f)]:
 			out[n-1] += f
 		case n > 0 && onlyPunct(f) && f != "-" && f != `"`:
@@ -363,20 +365,25 @@ func tidy(s string) string {
 	return capitalise(s)
 }
 
-// capitalise upper-cases the first letter of every sentence.
+// capitalise upper-cases the first letter of every sentence: of the text
+// and after a . ? or ! that a space follows ("example.com" is no end).
 func capitalise(s string) string {
 	r := []rune(s)
-	start := true
+	start, end := true, false
 	for i, c := range r {
 		if start && unicode.IsLetter(c) {
 			r[i] = unicode.ToUpper(c)
-			start = false
+			start, end = false, false
 			continue
 		}
-		if c == '.' || c == '?' || c == '!' {
-			start = true
-		} else if !unicode.IsSpace(c) && c != '"' && c != '\'' {
-			start = false
+		switch {
+		case c == '.' || c == '?' || c == '!':
+			end = true
+		case unicode.IsSpace(c):
+			start = start || end
+		case c == '"' || c == '\'':
+		default:
+			start, end = false, false
 		}
 	}
 	return string(r)

@@ -23,6 +23,8 @@ func TestClean(t *testing.T) {
 		{"quotes", `the " landmark-iness " of it`, `The "landmark-iness" of it`},
 		{"backchannel", "Mm - hmm . Yeah .", "Yeah."},
 		{"only noise", "{vocalsound} Um . {disfmarker}", ""},
+		{"unintelligible word", "So we 're supposed to @ @ about features , @@ and @", "So we're supposed to about features, and"},
+		{"at sign in a word kept", "mail me@example.com now", "Mail me@example.com now"},
 		{"korean fillers", "음 그 그 예산은 어 다음 주에 정하기로 했습니다 .", "그 예산은 다음 주에 정하기로 했습니다."},
 		{"korean false start", "그러 그러니까 일정이 일정이 밀렸어요", "그러니까 일정이 밀렸어요"},
 		{"korean repetition across marker", "배포는 {disfmarker} 배포는 금요일에 해요", "배포는 금요일에 해요"},
