@@ -46,6 +46,13 @@ func speakerNamed(q TurnQuery) []float64 {
 	return out
 }
 
+// NamesSpeaker reports whether text names the speaker called name, by the
+// rule the turn search's speaker feature reads a question with (see
+// speakerNamed): "민준 님, 보내 주세요" names 박민준.
+func NamesSpeaker(text, name string) bool {
+	return namesSpeaker(" "+foldWords(text)+" ", foldWords(name))
+}
+
 // namesSpeaker reports whether query (folded, with a space at each end)
 // names the folded name.
 func namesSpeaker(query, name string) bool {

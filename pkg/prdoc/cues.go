@@ -44,7 +44,7 @@ var (
 		// Korean
 		`(하겠습니다|할게요|할께요|하겠어요|해\s?볼게요|해\s?보겠습니다|드리겠습니다|드릴게요|맡겠습니다|맡을게요|준비하겠|정리하겠|공유하겠|보내겠|확인하겠|진행하겠)`,
 		`(제가|저는|제\s?쪽에서|저희\s?팀이|저희가)\s.*(겠습니다|겠어요|게요)`,
-		`(해\s?주세요|해\s?주시|해\s?줘|부탁드|부탁합|부탁해|해\s?주실)`,
+		`(주세요|주시겠|주실|해\s?주시|해\s?줘|부탁드|부탁합|부탁해)`,
 		`(담당|맡아|맡기|숙제|할\s?일|액션\s?아이템)`,
 		`까지\s*(해|보내|준비|정리|완료|제출|공유|작성|확인|마무리|올려)`,
 	)
@@ -54,12 +54,18 @@ var (
 		`\bnot\s+(sure|decided|clear)\s+(yet|whether|if|how|what|about)\b`,
 		`\b(to be decided|tbd|remains to be seen|we don't know yet|no decision yet|undecided|unresolved|pending)\b`,
 		`\b(come back to|revisit|park|table)\s+(this|that|it)\b`,
-		`아직\s*(결정|미정|모르|정해지|정하지|확실하지|논의)`, `미정`, `확인이?\s*필요`, `논의가?\s*필요`,
+		`아직\s*(결정|미정|모르|정해지|정하지|확실하지|논의)`, `아직\s*안\s*(정했|정해|정한|결정|나왔)`, `미정`, `확인이?\s*필요`, `논의가?\s*필요`,
 		`추후\s*(논의|결정|검토)`, `다시\s*(논의|얘기|이야기)`, `고민해\s*(봐야|보죠|볼)`,
 	)
 	requestCues = compile(
 		`\b(can|could|would)\s+you\b`, `\bplease\b`, `\byou\s*(will|'ll|should|need to|have to|must)\b`,
-		`(해\s?주세요|해\s?주시|해\s?줘|부탁|해\s?주실)`,
+		// "…해 주세요", "보내 주세요", "알려 주시겠어요": any verb with 주다.
+		`(주세요|주시겠|주시면|주실|해\s?줘|부탁)`,
+	)
+	// deferCues put a question off or do not know its answer.
+	deferCues = compile(
+		`\b(i don't know|i do not know|no idea|not sure|we'll see|let me check|i'll check|find out|(decide|discuss|talk about) (it |that |this )?later|later on|next (time|meeting|week))\b`,
+		`모르겠|글쎄|나중에|다음에|다음\s*(주|번|회의)에|(정할|정해|결정할|결정해|논의할|얘기할)\s*(게요|께요|요|거예요|겁니다|예정)|확인해\s*(볼게요|보겠|봐야)|알아(볼게요|보겠)`,
 	)
 	firstPersonCues = compile(
 		`\b(i'll|i will|i'm going to|i am going to|i can|i'm gonna|let me)\b`,

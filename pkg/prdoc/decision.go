@@ -58,7 +58,7 @@ var (
 	// A request to someone ("David, can you walk us through it?",
 	// "상황 설명 부탁해요") is answered with "OK" without settling
 	// anything.
-	requestRE = regexp.MustCompile(`\b(can|could|would|will) you\b|\bplease\b|부탁|해\s?주세요|해\s?줘|해\s?주실|주시겠`)
+	requestRE = regexp.MustCompile(`\b(can|could|would|will) you\b|\bplease\b|부탁|주세요|해\s?줘|주실|주시겠`)
 	// Moving the meeting along ("let's move on to the budget", "그럼 그
 	// 얘기로 넘어가죠") settles nothing about the subject.
 	procedureRE = regexp.MustCompile(`\b(move|moving|go|going)\s+on\b|\bnext\s+(item|topic|point|agenda)\b|\blet's\s+(start|begin|get started|wrap up)\b|넘어가|넘어갈|다음\s*(안건|주제|순서|항목)|시작하죠|시작합시다`)
@@ -118,8 +118,8 @@ func asksSomething(text string) bool {
 	return false
 }
 
-// replyTurns is how many turns after a proposal its agreement is looked
-// for in.
+// replyTurns is how many turns after a turn its reply is looked for in:
+// the agreement to a proposal, the answer to a question in any words.
 const replyTurns = 2
 
 // proposes reports whether one of a turn's last two sentences proposes

@@ -97,29 +97,56 @@ var dueRules = []dueRule{
 }
 
 // findDue returns the due date stated in a sentence (as written) and the
-// day it resolves to on the meeting's calendar ("" when unknown).
+// day it resolves to on the meeting's calendar ("" when unknown). Of the
+// dates a sentence states, one said as a deadline ("by Friday", "3월
+// 13일까지") wins over one that is not ("엠바고 날짜를 3월 31일로 바꾸고,
+// 3월 13일까지 알려 줄게요"); otherwise the first rule that matches.
 func findDue(s sentence, meeting time.Time) (due, date string) {
-	for _, r := range dueRules {
-		loc := r.re.FindStringSubmatchIndex(s.norm)
-		if loc == nil {
-			continue
-		}
-		m := make([]string, len(loc)/2)
-		for i := range m {
-			if loc[2*i] >= 0 {
-				m[i] = s.norm[loc[2*i]:loc[2*i+1]]
+	var rule *dueRule
+	var loc []int
+	for k := range dueRules {
+		for _, l := range dueRules[k].re.FindAllStringSubmatchIndex(s.norm, -1) {
+			if rule == nil {
+				rule, loc = &dueRules[k], l
+			}
+			if deadline(s.norm, l[0], l[1]) {
+				rule, loc = &dueRules[k], l
+				break
 			}
 		}
-		due = strings.TrimSpace(sliceOriginal(s, loc[0], loc[1]))
-		if !meeting.IsZero() {
-			day := time.Date(meeting.Year(), meeting.Month(), meeting.Day(), 0, 0, 0, 0, time.UTC)
-			if t := r.resolve(m, day); !t.IsZero() {
-				date = t.Format("2006-01-02")
-			}
+		if loc != nil && deadline(s.norm, loc[0], loc[1]) {
+			break
 		}
-		return due, date
 	}
-	return "", ""
+	if rule == nil {
+		return "", ""
+	}
+	m := make([]string, len(loc)/2)
+	for i := range m {
+		if loc[2*i] >= 0 {
+			m[i] = s.norm[loc[2*i]:loc[2*i+1]]
+		}
+	}
+	due = strings.TrimSpace(sliceOriginal(s, loc[0], loc[1]))
+	if !meeting.IsZero() {
+		day := time.Date(meeting.Year(), meeting.Month(), meeting.Day(), 0, 0, 0, 0, time.UTC)
+		if t := rule.resolve(m, day); !t.IsZero() {
+			date = t.Format("2006-01-02")
+		}
+	}
+	return due, date
+}
+
+// A date is said as a deadline with a word before it ("by Friday") or
+// after it ("금요일까지"), after its weekday too ("3월 16일 월요일까지").
+var (
+	deadlineInRE    = regexp.MustCompile(`^(by|before|until|due)\b|(까지|전에|안에|내로|이내)$`)
+	deadlineAfterRE = regexp.MustCompile(`^\s*([월화수목금토일]요일)?\s*(까지|전에|안에|내로|이내)`)
+)
+
+// deadline reports whether the date norm[from:to] is said as a deadline.
+func deadline(norm string, from, to int) bool {
+	return deadlineInRE.MatchString(norm[from:to]) || deadlineAfterRE.MatchString(norm[to:])
 }
 
 // sliceOriginal maps byte offsets in s.norm back to s.text. Lowercasing

@@ -62,7 +62,8 @@ func TestLocalDecisionsCappedAndSpread(t *testing.T) {
 }
 
 // Open questions leave out trivial ones, ones answered with content by
-// another speaker (a follow-up question is no answer), and stay capped.
+// another speaker (a follow-up question is no answer), keep ones put off,
+// and stay capped.
 func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
 	d := extract(t, prdoc.Input{Turns: turns(
 		"Alice: S so any any questions?",
@@ -83,6 +84,33 @@ func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
 		"Which vendor supplies the replacement batteries for the prototype?",
 		"Who will present the marketing report at the board meeting?",
 		"출시 일정은 고객 지원팀과 언제 공유하나요?",
+	}
+	if !slices.Equal(texts, want) {
+		t.Errorf("open questions = %q\nwant %q", texts, want)
+	}
+
+	// The reply answers in its own words, in either language; a reply
+	// that puts the question off, or says nobody decided, leaves it open.
+	d = extract(t, prdoc.Input{Turns: turns(
+		"Priya: Who owns the store release buttons on launch day?",
+		"지현: 서연 님이 해 주세요. 스토어 쪽은 서연 님 혼자 만지는 걸로.",
+		"서연: 근데 둘 다 같은 필드를 같은 값으로 바꾼 경우는요?",
+		"David: Right, same value means no conflict at all.",
+		"민준: 그리고 독일어, 일본어 공개 시점은 언제 정하나요?",
+		"지현: 네, 그것도 2.1 계획할 때 정해요.",
+		"Priya: What is the retention period for the overwritten versions?",
+		"David: I don't know yet, let me check with the backend team.",
+		"Priya: Is there anything still open that we didn't decide?",
+		"지현: 파트너사 데모를 누가 할지는 아직 안 정했어요.",
+	)})
+	texts = nil
+	for _, q := range d.OpenQuestions {
+		texts = append(texts, q.Text)
+	}
+	want = []string{
+		"그리고 독일어, 일본어 공개 시점은 언제 정하나요?",
+		"What is the retention period for the overwritten versions?",
+		"파트너사 데모를 누가 할지는 아직 안 정했어요.",
 	}
 	if !slices.Equal(texts, want) {
 		t.Errorf("open questions = %q\nwant %q", texts, want)

@@ -310,8 +310,9 @@ func owner(turns []Turn, i int, s sentence, speakers []string, request bool) str
 	return cur
 }
 
-// namedSpeaker returns a speaker other than cur whose name (or a word of
-// it of two or more letters) the sentence mentions.
+// namedSpeaker returns a speaker other than cur whose name the sentence
+// mentions; a Korean one also by the given name of a three-syllable name
+// opening a word ("민준 님" names 박민준).
 func namedSpeaker(s sentence, speakers []string, cur string) string {
 	words := map[string]bool{}
 	for _, w := range textutil.Terms(nil, s.text) {
@@ -323,7 +324,7 @@ func namedSpeaker(s sentence, speakers []string, cur string) string {
 		}
 		lower := strings.ToLower(name)
 		if hasHangul(name) {
-			if strings.Contains(s.norm, lower) {
+			if strings.Contains(s.norm, lower) || meetingctx.NamesSpeaker(s.text, name) {
 				return name
 			}
 			continue

@@ -13,7 +13,7 @@ const answerTurns = 4
 
 // trivialQuestionRE matches questions that ask nothing about the
 // meeting's subject: procedure, backchannel and tag questions.
-var trivialQuestionRE = regexp.MustCompile(`^(so\s+)?(any|are there any|do you have any|anyone have any|any other|any more|anything else|any comments|any thoughts)\b|\b(questions|any comments|anything else)\s*\?$|^(is that|was that|does that|did that|isn't it|is it|right|okay|ok|really|sorry|pardon|huh|yeah|what|why not|like what|how so|you know|can you hear me)\b[^a-z]*\??$|^(what|who|where|how)('s| is| was)?\s+(that|this|it|he|she)\s*\?$|(질문|의견)\s*(있|없)|그렇죠\s*\?|맞죠\s*\?|그래요\s*\?`)
+var trivialQuestionRE = regexp.MustCompile(`^(so\s+)?(any|are there any|do you have any|anyone have any|any other|any more|anything else|any comments|any thoughts)\b|^(so\s+)?(is|are)\s+there\s+(anything|any\s+\w+)\s+(else|still|left|open|more)\b|(다른|남은)\s*(거|것|안건|이슈|질문)\s*(있|없)|\b(questions|any comments|anything else)\s*\?$|^(is that|was that|does that|did that|isn't it|is it|right|okay|ok|really|sorry|pardon|huh|yeah|what|why not|like what|how so|you know|can you hear me)\b[^a-z]*\??$|^(what|who|where|how)('s| is| was)?\s+(that|this|it|he|she)\s*\?$|(질문|의견)\s*(있|없)|그렇죠\s*\?|맞죠\s*\?|그래요\s*\?`)
 
 // openQuestion reports whether a question asks about the meeting's
 // subject: three content terms or more and not trivial.
@@ -23,16 +23,28 @@ func openQuestion(s sentence) bool {
 
 // answered reports whether the question s of turns[i] is answered in the
 // next answerTurns turns: another speaker says a sentence that is no
-// question, has three content terms or more and shares one with it.
+// question and has three content terms or more, in the reply (the first
+// turn by another speaker, within replyTurns) in whatever words ("Who
+// owns the release?" — "서연 님이 해 주세요. 스토어 쪽은 서연 님 혼자
+// 만지는 걸로."), later only sharing a content term with the question. A
+// reply that puts the question off or does not know ("그것도 2.1 계획할 때
+// 정해요", "I don't know yet") leaves it open.
 func answered(turns []Turn, i int, s sentence) bool {
 	q := termSet(s.text)
+	reply := true
 	for j := i + 1; j < len(turns) && j <= i+answerTurns; j++ {
 		if turns[j].Speaker == turns[i].Speaker {
 			continue
 		}
 		for _, r := range sentences(turns[j].Text) {
+			if anyMatch(deferCues, r.norm) || anyMatch(openCues, r.norm) {
+				return false
+			}
 			if r.terms < 3 || r.isQuestion() {
 				continue
+			}
+			if reply && j <= i+replyTurns {
+				return true
 			}
 			for _, w := range textutil.Terms(nil, r.text) {
 				if _, ok := slices.BinarySearch(q, w); ok {
@@ -40,6 +52,7 @@ func answered(turns []Turn, i int, s sentence) bool {
 				}
 			}
 		}
+		reply = false
 	}
 	return false
 }
