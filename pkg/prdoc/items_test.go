@@ -196,3 +196,57 @@ func TestLocalLabelledDecisionAlwaysKept(t *testing.T) {
 		t.Errorf("action items %q lack the labelled one", actions)
 	}
 }
+
+// A recap is the meeting's own list: the numbered points of an announced
+// decisions recap are decisions (their numbering dropped), and the
+// sentences of an action-items recap that address a participant are
+// that person's action items, in English and Korean. A numbered sentence
+// by someone else, or outside a recap, is not listed for being numbered.
+func TestLocalRecapLists(t *testing.T) {
+	d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(
+		"Bob: First, the prototype colour is still open for me.",
+		"Carol Diaz: We looked at three casings last week and the blue one tested best.",
+		"Alice: OK, let me recap what we decided today.",
+		"Alice: First, the casing is the blue rubber one.",
+		"Bob: Second, I want a longer battery life.",
+		"Alice: Second, the launch moves to the first week of March.",
+		"Alice: Now let's go through the action items.",
+		"Alice: Bob, the casing samples to the factory by Friday.",
+		"Bob: Yes.",
+		"Alice: Carol, the updated budget sheet by next Monday.",
+		"지현: 결정사항 정리할게요.",
+		"지현: 첫째, 출시일은 3월 31일로 한 주 미뤘어요.",
+		"지현: 그럼 action item 읽을게요.",
+		"지현: 민준 님, 63명 안내 메일 3월 17일까지.",
+		"박민준: 네, 맞아요.",
+	)})
+	var decisions []string
+	for _, x := range d.Decisions {
+		decisions = append(decisions, x.Text)
+	}
+	want := []string{"The casing is the blue rubber one.", "The launch moves to the first week of March.", "출시일은 3월 31일로 한 주 미뤘어요."}
+	for _, w := range want {
+		if !slices.Contains(decisions, w) {
+			t.Errorf("decisions %q lack %q", decisions, w)
+		}
+	}
+	for _, x := range decisions {
+		if strings.Contains(x, "battery life") || strings.Contains(x, "prototype colour") {
+			t.Errorf("decisions %q list %q, numbered outside the recap", decisions, x)
+		}
+	}
+	type item struct{ owner, text, due string }
+	var got []item
+	for _, a := range d.ActionItems {
+		got = append(got, item{a.Owner, a.Text, a.DueDate})
+	}
+	for _, w := range []item{
+		{"Bob", "The casing samples to the factory by Friday.", "2026-01-09"},
+		{"Carol Diaz", "The updated budget sheet by next Monday.", "2026-01-12"},
+		{"박민준", "63명 안내 메일 3월 17일까지.", "2026-03-17"},
+	} {
+		if !slices.Contains(got, w) {
+			t.Errorf("action items %+v lack %+v", got, w)
+		}
+	}
+}

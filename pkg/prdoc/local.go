@@ -105,6 +105,7 @@ type itemSink struct {
 	ds     *collector[Decision]
 	as     *collector[ActionItem]
 	qs     *collector[OpenQuestion]
+	recap  recap // the recap under way, if any
 }
 
 func (l *Local) newItemSink(speakers []string) *itemSink {
@@ -136,7 +137,13 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 		if !s.substantive() {
 			continue
 		}
+		if k.recap.announce(t, s) {
+			continue
+		}
 		topic := topicAt(agenda, t.Seq)
+		if k.recapped(t, s, topic, date) {
+			continue
+		}
 		text := cutRunes(s.text, MaxItemRunes)
 		question := s.isQuestion()
 		request := anyMatch(requestCues, s.norm)
@@ -154,6 +161,9 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 			if due != "" {
 				score++
 			}
+			if actionLabelRE.MatchString(s.norm) {
+				score += labelledBonus
+			}
 			if a.Owner != "" {
 				k.as.add(a, t.Seq, score)
 			}
@@ -168,17 +178,62 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 	}
 }
 
+// recapped adds sentence s of turn t as the item a recap reads out (see
+// recap) and reports whether it did.
+func (k *itemSink) recapped(t Turn, s sentence, topic string, date time.Time) bool {
+	switch k.recap.reading(t) {
+	case recapDecisions:
+		text, ok := numberedPoint(s)
+		if !ok || s.isQuestion() {
+			return false
+		}
+		d := Decision{Text: cutRunes(text, MaxItemRunes), Speaker: t.Speaker, Seq: t.Seq, Topic: topic}
+		if k.picker != nil {
+			k.picker.add(d, listedScore)
+		} else {
+			k.ds.add(d, t.Seq, listedScore)
+		}
+		return true
+	case recapActions:
+		owner, rest := addressee(s, k.speakers, t.Speaker)
+		if owner == "" {
+			return false
+		}
+		if ws := strings.Fields(rest); len(ws) > maxActionWords {
+			rest = strings.Join(ws[:maxActionWords], " ") + " …"
+		}
+		due, dueDate := findDue(s, date)
+		score := recapBonus + cueScore(actionCues, s)
+		if due != "" {
+			score++
+		}
+		k.as.add(ActionItem{Text: rest, Owner: owner, Due: due, DueDate: dueDate, Seq: t.Seq, Topic: topic}, t.Seq, score)
+		return true
+	}
+	return false
+}
+
 // explicitBonus is added to the score of a decision with a decision or
 // "go with" cue.
 const explicitBonus = 0.5
 
-// labelledBonus is added to the score of a decision someone labelled as
-// one ("결정: …", "Decision: …"): it outranks every other candidate and is
+// labelledBonus is added to the score of a decision or action item
+// someone labelled as one ("결정: …", "Decision: …", "액션 아이템: …"): it
+// outranks every other candidate, a recap's points too, and a decision is
 // kept however close it is to another (see decisionPicker.result).
 const labelledBonus = 100
 
-// labelRE matches a sentence that starts with a decision label.
-var labelRE = regexp.MustCompile(`^\s*(결정\s*(사항)?|합의\s*(사항)?|확정|decision|decided|agreed|resolved)\s*[:：]`)
+// listedScore is the score of a numbered point of a decisions recap
+// (recap): below the labelled decisions, above every other candidate,
+// and, like them, kept however close it is to another.
+const listedScore = labelledBonus / 2
+
+// labelRE matches a sentence that starts with a decision label,
+// actionLabelRE one that starts with an action-item label.
+var (
+	labelRE       = regexp.MustCompile(`^\s*(결정\s*(사항)?|합의\s*(사항)?|확정|decision|decided|agreed|resolved)\s*[:：]`)
+	actionLabelRE = regexp.MustCompile(`^\s*(액션\s*아이템|할\s*일|action\s*items?|to-?do)\s*[:：]`)
+)
 
 // decision reports whether s is a decision candidate and its score.
 func (k *itemSink) decision(s sentence, turns []Turn, i int) (bool, float64) {
@@ -312,7 +367,9 @@ func owner(turns []Turn, i int, s sentence, speakers []string, request bool) str
 
 // namedSpeaker returns a speaker other than cur whose name the sentence
 // mentions; a Korean one also by the given name of a three-syllable name
-// opening a word ("민준 님" names 박민준).
+// opening a word ("민준 님" names 박민준), and anyone by the name the
+// sentence opens by addressing them with ("David, can you …" names David
+// Park; see addressee).
 func namedSpeaker(s sentence, speakers []string, cur string) string {
 	words := map[string]bool{}
 	for _, w := range textutil.Terms(nil, s.text) {
@@ -333,7 +390,8 @@ func namedSpeaker(s sentence, speakers []string, cur string) string {
 			return name
 		}
 	}
-	return ""
+	name, _ := addressee(s, speakers, cur)
+	return name
 }
 
 func speakerNames(turns []Turn) []string {

@@ -78,7 +78,7 @@ func (p *decisionPicker) result(turns int) []Decision {
 		}
 		near := false
 		for _, o := range out {
-			if c.score >= labelledBonus {
+			if c.score >= listedScore {
 				break
 			}
 			if float64(abs(o.Seq-c.seq)) <= gap {
