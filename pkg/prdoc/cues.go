@@ -64,8 +64,8 @@ var (
 	)
 	// deferCues put a question off or do not know its answer.
 	deferCues = compile(
-		`\b(i don't know|i do not know|no idea|not sure|we'll see|let me check|i'll check|find out|(decide|discuss|talk about) (it |that |this )?later|later on|next (time|meeting|week))\b`,
-		`모르겠|글쎄|나중에|다음에|다음\s*(주|번|회의)에|(정할|정해|결정할|결정해|논의할|얘기할)\s*(게요|께요|요|거예요|겁니다|예정)|확인해\s*(볼게요|보겠|봐야)|알아(볼게요|보겠)`,
+		`\b(i don't know|i do not know|no idea|not sure|we'll see|let me check|i'll check|find out|(decide|discuss|talk about) (it |that |this )?later|later on|next (time|meeting))\b`,
+		`모르겠|글쎄|나중에|다음\s*(번|회의)에|(정할|정해|결정할|결정해|논의할|얘기할)\s*(게요|께요|요|거예요|겁니다|예정)|확인해\s*(볼게요|보겠|봐야)|알아(볼게요|보겠)`,
 	)
 	firstPersonCues = compile(
 		`\b(i'll|i will|i'm going to|i am going to|i can|i'm gonna|let me)\b`,

@@ -100,6 +100,10 @@ func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
 		"지현: 네, 그것도 2.1 계획할 때 정해요.",
 		"Priya: What is the retention period for the overwritten versions?",
 		"David: I don't know yet, let me check with the backend team.",
+		"Priya: When do we start the load test on staging?",
+		"David: The load test starts next week on the staging servers.",
+		"민준: 배포는 언제 시작하나요?",
+		"서연: 다음 주에 배포 시작하고 그 다음에 공지 올려요.",
 		"Priya: Is there anything still open that we didn't decide?",
 		"지현: 파트너사 데모를 누가 할지는 아직 안 정했어요.",
 	)})
