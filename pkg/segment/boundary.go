@@ -47,9 +47,14 @@ type BoundaryModel struct {
 	Threshold float64 `json:"threshold"`
 	// MinTurns is the shortest topic the decoder makes, in turns.
 	MinTurns int `json:"min_turns"`
-	// TopicTurns is the prior mean length of a topic, in turns: a whole
-	// meeting of n turns gets at most n/TopicTurns topics (rounded).
-	TopicTurns int `json:"topic_turns"`
+	// MinWords and TopicWords decode a whole meeting at once
+	// (Segmenter.SegmentMeeting), where topic length is measured in words
+	// spoken, as time is, rather than in turns, whose length differs from
+	// a committee's speeches to a design team's quick exchanges: every
+	// topic is at least MinWords words long, and a meeting of w words
+	// gets at most w/TopicWords topics (rounded).
+	MinWords   int `json:"min_words"`
+	TopicWords int `json:"topic_words"`
 	// Smooth is the half-width, in gaps, of the moving average over the
 	// probabilities before decoding: evidence for a topic change spreads
 	// over a few turns.
@@ -81,8 +86,8 @@ func ParseBoundaryModel(b []byte) (*BoundaryModel, error) {
 	if len(m.Mean) != n || len(m.Scale) != n || len(m.Weights) != n {
 		return nil, fmt.Errorf("boundary model: %d means, %d scales, %d weights for %d features", len(m.Mean), len(m.Scale), len(m.Weights), n)
 	}
-	if m.Threshold <= 0 || m.Threshold >= 1 || m.MinTurns < 1 || m.TopicTurns < 1 || m.Strong <= 0 || m.Strong > 1 {
-		return nil, fmt.Errorf("boundary model: threshold %v, min_turns %d, topic_turns %d", m.Threshold, m.MinTurns, m.TopicTurns)
+	if m.Threshold <= 0 || m.Threshold >= 1 || m.MinTurns < 1 || m.MinWords < 1 || m.TopicWords < 1 || m.Strong <= 0 || m.Strong > 1 {
+		return nil, fmt.Errorf("boundary model: threshold %v, min_turns %d, min_words %d, topic_words %d, strong %v", m.Threshold, m.MinTurns, m.MinWords, m.TopicWords, m.Strong)
 	}
 	return &m, nil
 }
@@ -111,12 +116,13 @@ func (m *BoundaryModel) prob(x []float64) float64 {
 
 // turnInfo is what the features read from one turn.
 type turnInfo struct {
-	bag      bag
-	nwords   int // content words
-	allWords int
-	cue      float64
-	question bool
-	speaker  string
+	bag       bag
+	nwords    int // content words
+	allWords  int
+	halfWords int // spoken length (see analysis)
+	cue       float64
+	question  bool
+	speaker   string
 }
 
 // gapFeatures returns, for each turn i ≥ 1, the features of the gap before
@@ -312,11 +318,13 @@ func smooth(p []float64, h int) []float64 {
 }
 
 // decode picks topic starts among turns [from, to) of probs: the most
-// probable gaps above the threshold, each at least minTurns turns from the
-// ones kept, from lo (the start of the topic open before from) and from
-// hi (the end of the turns, or how far a later start could still be), at
+// probable gaps above the threshold, each at least minLen from the ones
+// kept, from lo (the start of the topic open before from) and from hi
+// (the end of the turns, or how far a later start could still be), at
 // most limit of them (no limit when negative). It returns them ascending.
-func decode(probs []float64, from, to, lo, hi int, threshold float64, minTurns, limit int) []int {
+// Lengths are in turns when at is nil, else at[i] is where turn i starts
+// (at[len(probs)] where the last ends), in words spoken.
+func decode(probs []float64, from, to, lo, hi int, threshold float64, minLen, limit int, at []int) []int {
 	type cand struct {
 		i int
 		p float64
@@ -336,17 +344,22 @@ func decode(probs []float64, from, to, lo, hi int, threshold float64, minTurns, 
 		}
 		return a.i - b.i
 	})
+	pos := func(i int) int { return i }
+	if at != nil {
+		pos = func(i int) int { return at[i] }
+	}
 	var starts []int
 	for _, c := range cands {
 		if limit >= 0 && len(starts) >= limit {
 			break
 		}
-		if c.i-lo < minTurns || hi-c.i < minTurns {
+		p := pos(c.i)
+		if p-pos(lo) < minLen || pos(hi)-p < minLen {
 			continue
 		}
 		ok := true
 		for _, s := range starts {
-			if abs(c.i-s) < minTurns {
+			if abs(p-pos(s)) < minLen {
 				ok = false
 				break
 			}
@@ -367,7 +380,21 @@ func abs(x int) int {
 }
 
 // meetingLimit is how many topic starts after the first a whole meeting of
-// n turns may have under the prior on topic length.
-func (m *BoundaryModel) meetingLimit(n, topicTurns int) int {
-	return max(0, int(math.Round(float64(n)/float64(topicTurns)))-1)
+// words words may have under the prior on topic length.
+func meetingLimit(words, topicWords int) int {
+	return max(0, int(math.Round(float64(words)/float64(topicWords)))-1)
+}
+
+// wordStarts is where each turn starts in words spoken (the last entry is
+// where the last turn ends): a Hangul word counts half a word per
+// syllable, so a meeting's length in words is its length in time whatever
+// its language.
+func wordStarts(ts []turnInfo) []int {
+	at := make([]int, len(ts)+1)
+	half := 0
+	for i, t := range ts {
+		half += t.halfWords
+		at[i+1] = half / 2
+	}
+	return at
 }

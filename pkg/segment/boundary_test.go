@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"testing"
@@ -102,8 +103,9 @@ func TestShippedBoundaryModel(t *testing.T) {
 	}
 	for _, bad := range []string{
 		`{`,
-		`{"features":["depth5"],"mean":[0],"scale":[1],"weights":[1],"threshold":0.5,"min_turns":5,"topic_turns":50}`,
+		`{"features":["depth5"],"mean":[0],"scale":[1],"weights":[1],"threshold":0.5,"min_turns":5,"min_words":300,"topic_words":1000}`,
 		string(bytes.Replace(b, []byte(`"min_turns": `), []byte(`"min_turns": -`), 1)),
+		string(bytes.Replace(b, []byte(`"topic_words": `), []byte(`"topic_words": -`), 1)),
 	} {
 		if _, err := segment.ParseBoundaryModel([]byte(bad)); err == nil {
 			t.Errorf("ParseBoundaryModel(%.60q) accepted a broken model", bad)
@@ -255,8 +257,9 @@ func TestSegmentMeetingFindsSubjects(t *testing.T) {
 			if found == 0 {
 				t.Errorf("topics start at %v, want one within 3 turns of %d or %d", starts, per, 2*per)
 			}
-			if max := len(turns)/seg.Config().TopicTurns + 1; len(segs) > max {
-				t.Errorf("%d topics, want at most %d", len(segs), max)
+			words := segment.MeetingWords(turns)
+			if max := int(math.Round(float64(words) / float64(seg.Config().TopicWords))); len(segs) > max {
+				t.Errorf("%d topics in %d words, want at most %d", len(segs), words, max)
 			}
 		})
 	}

@@ -15,9 +15,11 @@ type SegmenterConfig struct {
 	Threshold float64
 	// MinTurns overrides the model's minimum topic length, in turns.
 	MinTurns int
-	// TopicTurns overrides the model's prior mean topic length, in turns,
-	// which bounds the topic count of SegmentMeeting.
-	TopicTurns int
+	// MinWords and TopicWords override the model's minimum and prior mean
+	// topic length in words spoken, with which SegmentMeeting decodes a
+	// whole meeting.
+	MinWords   int
+	TopicWords int
 	// TailTurns is how many of a chunk's last turns wait for the next
 	// chunk before a topic may start there: the features of a gap read the
 	// turns after it. The next chunk sees them as previous turns and can
@@ -42,8 +44,11 @@ func (c SegmenterConfig) withDefaults() (SegmenterConfig, error) {
 	if c.MinTurns <= 0 {
 		c.MinTurns = c.Model.MinTurns
 	}
-	if c.TopicTurns <= 0 {
-		c.TopicTurns = c.Model.TopicTurns
+	if c.MinWords <= 0 {
+		c.MinWords = c.Model.MinWords
+	}
+	if c.TopicWords <= 0 {
+		c.TopicWords = c.Model.TopicWords
 	}
 	if c.TailTurns <= 0 {
 		c.TailTurns = DefaultTailTurns

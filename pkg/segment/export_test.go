@@ -1,6 +1,10 @@
 package segment
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/mithub/mithub/pkg/meetingctx"
+)
 
 // NewSegmenterNoSummaries returns a Segmenter that leaves segments
 // untitled, for fast parameter sweeps.
@@ -22,3 +26,10 @@ func NewSegmenterNoSummaries(cfg SegmenterConfig, cache *sync.Map) *Segmenter {
 
 // HashTerm exposes the feature hash of a one-term feature.
 func HashTerm(kind byte, term string) uint64 { return hashTerm(kind, term, "") }
+
+// MeetingWords is how many words the whole-meeting decoder counts in
+// turns.
+func MeetingWords(turns []meetingctx.Turn) int {
+	infos := (&Segmenter{analyse: analyse}).newWindow(nil, turns).infos()
+	return wordStarts(infos)[len(infos)]
+}

@@ -115,8 +115,10 @@ func (s *Segmenter) SegmentMeeting(ctx context.Context, turns []meetingctx.Turn)
 	}
 	w := s.newWindow(nil, turns)
 	n := len(turns)
-	probs := s.cfg.Model.probs(gapFeatures(w.infos()))
-	starts := append([]int{0}, decode(probs, 1, n, 0, n, s.cfg.Threshold, s.cfg.MinTurns, s.cfg.Model.meetingLimit(n, s.cfg.TopicTurns))...)
+	infos := w.infos()
+	probs := s.cfg.Model.probs(gapFeatures(infos))
+	at := wordStarts(infos)
+	starts := append([]int{0}, decode(probs, 1, n, 0, n, s.cfg.Threshold, s.cfg.MinWords, meetingLimit(at[n], s.cfg.TopicWords), at)...)
 	return segments(ctx, s.sum, w.turns, starts, w.docs)
 }
 
@@ -177,7 +179,7 @@ func (s *Segmenter) boundaries(w *window, prev *meetingctx.Topic) []int {
 	// A later start can only come after the window: no bound on this side.
 	hi := n + cfg.MinTurns
 	var starts []int
-	for _, b := range decode(probs, from, n-cfg.TailTurns, lo, hi, cfg.Threshold, cfg.MinTurns, -1) {
+	for _, b := range decode(probs, from, n-cfg.TailTurns, lo, hi, cfg.Threshold, cfg.MinTurns, -1, nil) {
 		b = max(b, w.first)
 		if len(starts) == 0 || starts[len(starts)-1] != b {
 			starts = append(starts, b)

@@ -32,12 +32,11 @@ var (
 	smoothGrid    = []int{0, 1, 2, 4, 8}
 	strongGrid    = []float64{1, 0.97, 0.95, 0.9, 0.85, 0.8}
 	minTurnsGrid  = []int{10, 15, 20, 25, 30, 40, 50, 60, 80}
-	// topicTurnsGrid is searched for the whole-meeting decoder only, with
-	// the live decoder's threshold and minimum length.
-	topicTurnsGrid = []int{60, 80, 100, 120, 140, 160, 180, 200, 240, 280, 330, 400}
-	// threshold grid of the whole-meeting decoder: with a count prior it
-	// may go lower than the live one.
-	meetingThresholdGrid = []float64{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9}
+	// minWordsGrid and topicWordsGrid are searched for the whole-meeting
+	// decoder, with the live decoder's threshold: the shortest topic and
+	// the prior mean topic length, in words spoken.
+	minWordsGrid   = []int{100, 200, 300, 400, 500, 600, 700, 800, 900, 1000, 1200, 1500, 2000}
+	topicWordsGrid = []int{300, 400, 500, 600, 800, 1000, 1200, 1500, 1800, 2200, 2600, 3000, 3500, 4000, 5000}
 )
 
 // MeetingInfo is one meeting prepared for training: its gap features and
@@ -46,6 +45,7 @@ type MeetingInfo struct {
 	Name   string
 	feats  [][]float64
 	labels []int
+	at     []int // where each turn starts in words spoken (wordStarts)
 }
 
 // PrepareMeeting computes the features of every gap of a QMSum meeting
@@ -64,8 +64,8 @@ func PrepareMeeting(m *qmsum.Meeting) MeetingInfo {
 	for i := range turns {
 		turns[i] = meetingctx.Turn{Seq: i, SpeakerID: speakers[i], Text: texts[i]}
 	}
-	w := (&Segmenter{analyse: analyse}).newWindow(nil, turns)
-	return MeetingInfo{Name: m.Name, feats: gapFeatures(w.infos()), labels: segeval.ReferenceLabels(m)}
+	infos := (&Segmenter{analyse: analyse}).newWindow(nil, turns).infos()
+	return MeetingInfo{Name: m.Name, feats: gapFeatures(infos), labels: segeval.ReferenceLabels(m), at: wordStarts(infos)}
 }
 
 // TrainBoundaryModel fits the boundary model to prepared meetings
@@ -187,7 +187,7 @@ func TrainBoundaryModel(meetings []MeetingInfo) (*BoundaryModel, error) {
 	model.Bias = round6(theta[nf])
 	model.Threshold, model.MinTurns, model.Smooth = tuneDecoder(model, ms)
 	model.Strong = tuneStrong(model, ms)
-	model.TopicTurns = tuneMeetingPrior(model, ms)
+	model.MinWords, model.TopicWords = tuneMeetingPrior(model, ms)
 	return model, nil
 }
 
@@ -207,7 +207,7 @@ func tuneDecoder(model *BoundaryModel, ms []MeetingInfo) (float64, int, int) {
 		}
 		for _, th := range thresholdGrid {
 			for _, mt := range minTurnsGrid {
-				cost := decodeCost(ms, func(i, n int) []int { return decode(sp[i], 1, n, 0, n, th, mt, -1) })
+				cost := decodeCost(ms, func(i, n int) []int { return decode(sp[i], 1, n, 0, n, th, mt, -1, nil) })
 				if cost < best {
 					bestT, bestM, bestS, best = th, mt, sm, cost
 				}
@@ -230,7 +230,7 @@ func tuneStrong(model *BoundaryModel, ms []MeetingInfo) float64 {
 	bestS, best := strongGrid[0], math.Inf(1)
 	for _, st := range strongGrid {
 		cost := decodeCost(ms, func(i, n int) []int {
-			return decode(strong(raw[i], sm[i], st), 1, n, 0, n, model.Threshold, model.MinTurns, -1)
+			return decode(strong(raw[i], sm[i], st), 1, n, 0, n, model.Threshold, model.MinTurns, -1, nil)
 		})
 		if cost < best {
 			bestS, best = st, cost
@@ -239,23 +239,27 @@ func tuneStrong(model *BoundaryModel, ms []MeetingInfo) float64 {
 	return bestS
 }
 
-// tuneMeetingPrior picks the prior mean topic length of the whole-meeting
-// decoder with the lowest mean Pk, its count within 0.65-1.5×.
-func tuneMeetingPrior(model *BoundaryModel, ms []MeetingInfo) int {
+// tuneMeetingPrior picks the whole-meeting decoder's shortest topic and
+// prior mean topic length, in words spoken, with the lowest mean Pk, its
+// count within 0.65-1.5×.
+func tuneMeetingPrior(model *BoundaryModel, ms []MeetingInfo) (minWords, topicWords int) {
 	probs := make([][]float64, len(ms))
 	for i, m := range ms {
 		probs[i] = model.probs(m.feats)
 	}
-	bestL, best := topicTurnsGrid[0], math.Inf(1)
-	for _, l := range topicTurnsGrid {
-		cost := decodeCost(ms, func(i, n int) []int {
-			return decode(probs[i], 1, n, 0, n, model.Threshold, model.MinTurns, model.meetingLimit(n, l))
-		})
-		if cost < best {
-			bestL, best = l, cost
+	best := math.Inf(1)
+	for _, mw := range minWordsGrid {
+		for _, tw := range topicWordsGrid {
+			cost := decodeCost(ms, func(i, n int) []int {
+				at := ms[i].at
+				return decode(probs[i], 1, n, 0, n, model.Threshold, mw, meetingLimit(at[n], tw), at)
+			})
+			if cost < best {
+				minWords, topicWords, best = mw, tw, cost
+			}
 		}
 	}
-	return bestL
+	return minWords, topicWords
 }
 
 // decodeCost is the mean Pk over ms of the topic starts decoded by starts

@@ -2,6 +2,7 @@ package segment
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
 )
@@ -12,6 +13,11 @@ type analysis struct {
 	bag    bag     // empty for fillers
 	nwords int     // content words
 	cue    float64 // cue phrase strength at the turn's start
+	// halfWords is how long the turn is spoken, in half words: two per
+	// word, one per syllable of a Hangul word (a Korean word of two
+	// syllables takes about as long as an English word; the replay timing
+	// of qmsum.Utterances counts the same way).
+	halfWords int
 }
 
 func analyse(text string) analysis {
@@ -20,6 +26,11 @@ func analyse(text string) analysis {
 	for _, w := range a.words {
 		if w.content() {
 			a.nwords++
+		}
+		if w.hangul {
+			a.halfWords += utf8.RuneCountInString(w.surface)
+		} else {
+			a.halfWords += 2
 		}
 	}
 	a.cue = cueScore(a.words)
@@ -54,7 +65,7 @@ func (w *window) infos() []turnInfo {
 			sp = t.SpeakerName
 		}
 		ts[i] = turnInfo{
-			bag: a.bag, nwords: a.nwords, allWords: len(a.words), cue: a.cue,
+			bag: a.bag, nwords: a.nwords, allWords: len(a.words), halfWords: a.halfWords, cue: a.cue,
 			question: strings.ContainsAny(t.Text, "?？"), speaker: sp,
 		}
 	}
