@@ -76,10 +76,7 @@ func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
 		"지영: 예산 승인은 재무팀 팀장님이 최종적으로 합니다.",
 		"지영: 출시 일정은 고객 지원팀과 언제 공유하나요?",
 	)})
-	var texts []string
-	for _, q := range d.OpenQuestions {
-		texts = append(texts, q.Text)
-	}
+	texts := textsOf(d.OpenQuestions, func(q prdoc.OpenQuestion) string { return q.Text })
 	want := []string{
 		"Which vendor supplies the replacement batteries for the prototype?",
 		"Who will present the marketing report at the board meeting?",
@@ -107,10 +104,7 @@ func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
 		"Priya: Is there anything still open that we didn't decide?",
 		"지현: 파트너사 데모를 누가 할지는 아직 안 정했어요.",
 	)})
-	texts = nil
-	for _, q := range d.OpenQuestions {
-		texts = append(texts, q.Text)
-	}
+	texts = textsOf(d.OpenQuestions, func(q prdoc.OpenQuestion) string { return q.Text })
 	want = []string{
 		"그리고 독일어, 일본어 공개 시점은 언제 정하나요?",
 		"What is the retention period for the overwritten versions?",
@@ -180,10 +174,7 @@ func TestLocalLabelledDecisionAlwaysKept(t *testing.T) {
 		ts = append(ts, prdoc.Turn{ID: int64(n + i + 1), Seq: n + i, Speaker: who, Text: text})
 	}
 	d := extract(t, prdoc.Input{Turns: ts, Date: wednesday})
-	var got []string
-	for _, x := range d.Decisions {
-		got = append(got, x.Text)
-	}
+	got := textsOf(d.Decisions, func(x prdoc.Decision) string { return x.Text })
 	if len(d.Decisions) > prdoc.MaxDecisions {
 		t.Fatalf("%d decisions, over the cap %d", len(d.Decisions), prdoc.MaxDecisions)
 	}
@@ -192,10 +183,7 @@ func TestLocalLabelledDecisionAlwaysKept(t *testing.T) {
 			t.Errorf("decisions %q lack the labelled %q", got, want)
 		}
 	}
-	var actions []string
-	for _, a := range d.ActionItems {
-		actions = append(actions, a.Text)
-	}
+	actions := textsOf(d.ActionItems, func(a prdoc.ActionItem) string { return a.Text })
 	if !slices.ContainsFunc(actions, func(s string) bool { return strings.Contains(s, "배터리 사양") }) {
 		t.Errorf("action items %q lack the labelled one", actions)
 	}
@@ -224,10 +212,7 @@ func TestLocalRecapLists(t *testing.T) {
 		"지현: 민준 님, 63명 안내 메일 3월 17일까지.",
 		"박민준: 네, 맞아요.",
 	)})
-	var decisions []string
-	for _, x := range d.Decisions {
-		decisions = append(decisions, x.Text)
-	}
+	decisions := textsOf(d.Decisions, func(x prdoc.Decision) string { return x.Text })
 	want := []string{"The casing is the blue rubber one.", "The launch moves to the first week of March.", "출시일은 3월 31일로 한 주 미뤘어요."}
 	for _, w := range want {
 		if !slices.Contains(decisions, w) {

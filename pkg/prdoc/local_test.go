@@ -24,6 +24,15 @@ func turns(lines ...string) []prdoc.Turn {
 	return out
 }
 
+// textsOf lists what text says of each item, in order.
+func textsOf[T any](items []T, text func(T) string) []string {
+	var out []string
+	for _, x := range items {
+		out = append(out, text(x))
+	}
+	return out
+}
+
 func extract(t *testing.T, in prdoc.Input) prdoc.Document {
 	t.Helper()
 	d, err := prdoc.NewLocal().Extract(context.Background(), in)
@@ -147,10 +156,7 @@ func TestLocalOpenQuestions(t *testing.T) {
 		"Alice: We decided to go with the managed database.",
 		"지영: 데이터 보존 기간은 아직 정해지지 않았습니다.",
 	)})
-	var texts []string
-	for _, q := range d.OpenQuestions {
-		texts = append(texts, q.Text)
-	}
+	texts := textsOf(d.OpenQuestions, func(q prdoc.OpenQuestion) string { return q.Text })
 	want := []string{
 		"How are we going to migrate the old customer accounts without downtime?",
 		"데이터 보존 기간은 아직 정해지지 않았습니다.",
