@@ -211,9 +211,13 @@ func TestLocalRecapLists(t *testing.T) {
 		"지현: 그럼 action item 읽을게요.",
 		"지현: 민준 님, 63명 안내 메일 3월 17일까지.",
 		"박민준: 네, 맞아요.",
+		"Dana: To sum up, we agreed that the remote gets a rubber case and a scroll wheel.",
+		"지현: 잠깐만요, 화면 좀 다시 보여 주세요.",
+		"민준: 네.",
 	)})
 	decisions := textsOf(d.Decisions, func(x prdoc.Decision) string { return x.Text })
-	want := []string{"The casing is the blue rubber one.", "The launch moves to the first week of March.", "출시일은 3월 31일로 한 주 미뤘어요."}
+	want := []string{"The casing is the blue rubber one.", "The launch moves to the first week of March.", "출시일은 3월 31일로 한 주 미뤘어요.",
+		"To sum up, we agreed that the remote gets a rubber case and a scroll wheel."}
 	for _, w := range want {
 		if !slices.Contains(decisions, w) {
 			t.Errorf("decisions %q lack %q", decisions, w)
@@ -228,6 +232,9 @@ func TestLocalRecapLists(t *testing.T) {
 	var got []item
 	for _, a := range d.ActionItems {
 		got = append(got, item{a.Owner, a.Text, a.DueDate})
+	}
+	if slices.ContainsFunc(got, func(a item) bool { return strings.Contains(a.text, "보여 주세요") }) {
+		t.Errorf("action items %+v list a request for now", got)
 	}
 	for _, w := range []item{
 		{"Bob", "The casing samples to the factory by Friday.", "2026-01-09"},

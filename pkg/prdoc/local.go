@@ -137,7 +137,7 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 		if !s.substantive() {
 			continue
 		}
-		if k.recap.announce(t, s) {
+		if k.recap.announce(t, s) && len(strings.Fields(s.text)) <= announceWords {
 			continue
 		}
 		topic := topicAt(agenda, t.Seq)

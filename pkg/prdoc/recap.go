@@ -53,9 +53,15 @@ type recap struct {
 	until   int
 }
 
-// announce starts a recap when sentence s of turn t announces one; it
-// reports whether it did, the sentence then being no item itself. A
-// labelled item ("결정사항: …", "액션 아이템: …") announces nothing.
+// announceWords is the longest sentence that only announces a recap and
+// is no item itself ("결정사항이랑 action item 정리할게요."); a longer one
+// may say what was decided too ("Let me sum up: we agreed on the blue
+// case and …").
+const announceWords = 8
+
+// announce starts a recap when sentence s of turn t announces one and
+// reports whether it did. A labelled item ("결정사항: …", "액션 아이템:
+// …") announces nothing.
 func (r *recap) announce(t Turn, s sentence) bool {
 	kind := recapNone
 	switch {
