@@ -36,9 +36,13 @@ func commitment(s sentence) string {
 		}
 		text = strings.TrimSpace(s.text[start:end])
 	}
-	ws := strings.Fields(text)
-	if len(ws) > maxActionWords {
-		text = strings.Join(ws[:maxActionWords], " ") + " …"
+	return upperFirst(strings.TrimRight(capWords(text), ",;: "))
+}
+
+// capWords keeps the first maxActionWords words of an action item's text.
+func capWords(text string) string {
+	if ws := strings.Fields(text); len(ws) > maxActionWords {
+		return strings.Join(ws[:maxActionWords], " ") + " …"
 	}
-	return upperFirst(strings.TrimRight(text, ",;: "))
+	return text
 }

@@ -104,6 +104,7 @@ var dueRules = []dueRule{
 func findDue(s sentence, meeting time.Time) (due, date string) {
 	var rule *dueRule
 	var loc []int
+search:
 	for k := range dueRules {
 		for _, l := range dueRules[k].re.FindAllStringSubmatchIndex(s.norm, -1) {
 			if rule == nil {
@@ -111,11 +112,8 @@ func findDue(s sentence, meeting time.Time) (due, date string) {
 			}
 			if deadline(s.norm, l[0], l[1]) {
 				rule, loc = &dueRules[k], l
-				break
+				break search
 			}
-		}
-		if loc != nil && deadline(s.norm, loc[0], loc[1]) {
-			break
 		}
 	}
 	if rule == nil {

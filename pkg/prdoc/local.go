@@ -149,24 +149,15 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 		request := anyMatch(requestCues, s.norm)
 		explicit := anyMatch(openCues, s.norm)
 		decision, score := k.decision(s, turns, i)
-		if d := (Decision{Text: text, Speaker: t.Speaker, Seq: t.Seq, Topic: topic}); decision && k.picker != nil {
-			k.picker.add(d, score)
-		} else if decision {
-			k.ds.add(d, t.Seq, score)
+		if decision {
+			k.addDecision(Decision{Text: text, Speaker: t.Speaker, Seq: t.Seq, Topic: topic}, score)
 		}
 		if anyMatch(actionCues, s.norm) && (!question || request) {
-			due, dueDate := findDue(s, date)
-			a := ActionItem{Text: commitment(s), Owner: owner(turns, i, s, k.speakers, request), Due: due, DueDate: dueDate, Seq: t.Seq, Topic: topic}
-			score := cueScore(actionCues, s)
-			if due != "" {
-				score++
-			}
+			bonus := 0.0
 			if actionLabelRE.MatchString(s.norm) {
-				score += labelledBonus
+				bonus = labelledBonus
 			}
-			if a.Owner != "" {
-				k.as.add(a, t.Seq, score)
-			}
+			k.addAction(ActionItem{Text: commitment(s), Owner: owner(turns, i, s, k.speakers, request), Seq: t.Seq, Topic: topic}, s, date, bonus)
 		}
 		if !decision && (explicit || question && !request && openQuestion(s) && !answered(turns, i, s)) {
 			score := float64(min(s.terms, 20)) / 10
@@ -187,30 +178,41 @@ func (k *itemSink) recapped(t Turn, s sentence, topic string, date time.Time) bo
 		if !ok || s.isQuestion() {
 			return false
 		}
-		d := Decision{Text: cutRunes(text, MaxItemRunes), Speaker: t.Speaker, Seq: t.Seq, Topic: topic}
-		if k.picker != nil {
-			k.picker.add(d, listedScore)
-		} else {
-			k.ds.add(d, t.Seq, listedScore)
-		}
+		k.addDecision(Decision{Text: cutRunes(text, MaxItemRunes), Speaker: t.Speaker, Seq: t.Seq, Topic: topic}, listedScore)
 		return true
 	case recapActions:
 		owner, rest := addressee(s, k.speakers, t.Speaker)
 		if owner == "" {
 			return false
 		}
-		if ws := strings.Fields(rest); len(ws) > maxActionWords {
-			rest = strings.Join(ws[:maxActionWords], " ") + " …"
-		}
-		due, dueDate := findDue(s, date)
-		score := recapBonus + cueScore(actionCues, s)
-		if due != "" {
-			score++
-		}
-		k.as.add(ActionItem{Text: rest, Owner: owner, Due: due, DueDate: dueDate, Seq: t.Seq, Topic: topic}, t.Seq, score)
+		k.addAction(ActionItem{Text: capWords(rest), Owner: owner, Seq: t.Seq, Topic: topic}, s, date, recapBonus)
 		return true
 	}
 	return false
+}
+
+// addDecision offers a decision with its score to the list.
+func (k *itemSink) addDecision(d Decision, score float64) {
+	if k.picker != nil {
+		k.picker.add(d, score)
+	} else {
+		k.ds.add(d, d.Seq, score)
+	}
+}
+
+// addAction offers an action item taken from sentence s to the list, with
+// the due date s states: scored by the action cues s matches, one more
+// for a due date, plus bonus. An item without an owner is left out.
+func (k *itemSink) addAction(a ActionItem, s sentence, date time.Time, bonus float64) {
+	if a.Owner == "" {
+		return
+	}
+	a.Due, a.DueDate = findDue(s, date)
+	score := cueScore(actionCues, s) + bonus
+	if a.Due != "" {
+		score++
+	}
+	k.as.add(a, a.Seq, score)
 }
 
 // explicitBonus is added to the score of a decision with a decision or
