@@ -14,7 +14,11 @@ var clauseRE = regexp.MustCompile(`[,;:]\s|\s[–—-]\s`)
 // commitment trims an action sentence to the clause holding its
 // commitment: from the clause boundary before the first action cue to
 // the one after it (when the clause says enough on its own), at most
-// maxActionWords words.
+// maxActionWords words. The clause before stays when the commitment
+// refers back to it ("the launch dashboard, I'll have it ready by …"),
+// and a Korean sentence, whose object comes before its verb and may
+// hold commas ("장애 공지 템플릿 한국어, 영어로 3월 27일까지 준비할게요"), loses
+// only its leading interjection.
 func commitment(s sentence) string {
 	from, to := len(s.norm), 0
 	for _, re := range actionCues {
@@ -24,9 +28,20 @@ func commitment(s sentence) string {
 	}
 	text := s.text
 	if to > 0 && len(s.norm) == len(s.text) {
-		start := 0
+		var bounds []int
 		for _, b := range clauseRE.FindAllStringIndex(s.norm[:from], -1) {
-			start = b[1]
+			bounds = append(bounds, b[1])
+		}
+		start := 0
+		switch {
+		case hasHangul(s.norm[from:to]):
+			if loc := koreanLeadRE.FindStringIndex(s.norm); loc != nil && loc[1] <= from {
+				start = loc[1]
+			}
+		case len(bounds) >= 2 && pronounRE.MatchString(s.norm[from:min(to+12, len(s.norm))]):
+			start = bounds[len(bounds)-2]
+		case len(bounds) >= 1 && !pronounRE.MatchString(s.norm[from:min(to+12, len(s.norm))]):
+			start = bounds[len(bounds)-1]
 		}
 		end := len(s.text)
 		if b := clauseRE.FindStringIndex(s.norm[to:]); b != nil {
@@ -35,9 +50,21 @@ func commitment(s sentence) string {
 			}
 		}
 		text = strings.TrimSpace(s.text[start:end])
+		if loc := leadConjRE.FindStringIndex(strings.ToLower(text)); loc != nil && loc[1] < len(text) {
+			text = text[loc[1]:]
+		}
 	}
 	return upperFirst(strings.TrimRight(capWords(text), ",;: "))
 }
+
+var (
+	// pronounRE finds an object that refers back to an earlier clause.
+	pronounRE = regexp.MustCompile(`\b(it|them)\b`)
+	// koreanLeadRE is a Korean sentence's leading interjection.
+	koreanLeadRE = regexp.MustCompile(`^((네|예|아|음|어|자|좋아요|좋습니다|알겠습니다|그럼|그러면|그리고)[,.!]?\s+)+`)
+	// leadConjRE is a conjunction a clause kept whole starts with.
+	leadConjRE = regexp.MustCompile(`^(and|so|but|then|also)\s+`)
+)
 
 // capWords keeps the first maxActionWords words of an action item's text.
 func capWords(text string) string {
@@ -46,3 +73,26 @@ func capWords(text string) string {
 	}
 	return text
 }
+
+// newActionCollector collects up to n action items; of two items for one
+// owner that share most of their terms (a task taken on during the
+// discussion and read out again in the recap: "클라이언트는 배너랑 diff
+// 화면까지 해서 3월 20일까지 할게요." and "…, conflict 배너랑 diff 화면 3월
+// 20일까지, …") only the better-scored one is kept.
+func newActionCollector(n int) *collector[ActionItem] {
+	c := newCollector(n, func(a ActionItem) string { return a.Text })
+	c.same = func(a, b ActionItem) bool { return a.Owner == b.Owner && sameTask(termSet(a.Text), termSet(b.Text)) }
+	return c
+}
+
+// sameTask reports whether two action items' sorted term sets name one
+// task: they share at least sameTaskTerms terms, and at least a third
+// of the smaller set's.
+func sameTask(a, b []string) bool {
+	n := shared(a, b)
+	return n >= sameTaskTerms && 3*n >= min(len(a), len(b))
+}
+
+// sameTaskTerms is the fewest terms two items of one task share: a date
+// alone ("3월", "20일") does not make two tasks one.
+const sameTaskTerms = 3

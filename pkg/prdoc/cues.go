@@ -40,6 +40,7 @@ var (
 		`\b(you|he|she|they|we)\s*(will|'ll|should|need to|needs to|have to|has to|must)\s+(send|write|prepare|check|look into|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk to|follow up|take care|put together|circulate|present|build|try|ask|get|bring|work on|investigate|sort out|figure out|run|collect|compile)\b`,
 		`\b(can|could|would)\s+you\s+(please\s+)?(send|write|prepare|check|look|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk|follow|take|put|circulate|present|build|try|ask|get|bring|work|investigate|sort|figure|run|collect)\b`,
 		`\bplease\s+(send|write|prepare|check|look|make|do|finish|update|draft|schedule|contact|email|call|review|fix|implement|test|create|set up|find|book|share|follow|take)\b`,
+		`\b(i'll|i will|i'm going to|i am going to|i'm gonna)\s+have\s+(it|that|this|them|those|the\s+\w+)\s+(ready|done|finished|sent|out)\b`,
 		`\b(action item|to-do|todo|follow-up|follow up on|take care of|homework|assignment|assigned to|in charge of|responsible for)\b`,
 		// Korean
 		`(하겠습니다|할게요|할께요|하겠어요|해\s?볼게요|해\s?보겠습니다|드리겠습니다|드릴게요|맡겠습니다|맡을게요|준비하겠|정리하겠|공유하겠|보내겠|확인하겠|진행하겠)`,

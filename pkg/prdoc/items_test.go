@@ -138,6 +138,9 @@ func TestLocalActionItemText(t *testing.T) {
 		{"korean fillers", []string{"민수: 음, 어, 제가 다음 주 월요일까지 견적서를 정리하겠습니다."}, "제가 다음 주 월요일까지 견적서를 정리하겠습니다."},
 		{"duplicate", []string{"Bob: I'll send the updated drawings to Alice by Friday.", "Alice: Thanks.", "Bob: I'll send the updated drawings to Alice by Friday."},
 			"I'll send the updated drawings to Alice by Friday."},
+		{"object before the commitment", []string{"Priya: Yes. And the launch dashboard, I'll have it ready by March 24 so we can use it during regression."},
+			"The launch dashboard, I'll have it ready by March 24 so we can use it during regression."},
+		{"korean object with a comma", []string{"박민준: 네, 장애 공지 템플릿 한국어, 영어로 3월 27일까지 준비할게요."}, "장애 공지 템플릿 한국어, 영어로 3월 27일까지 준비할게요."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -206,6 +209,8 @@ func TestLocalRecapLists(t *testing.T) {
 		"Alice: Bob, the casing samples to the factory by Friday.",
 		"Bob: Yes.",
 		"Alice: Carol, the updated budget sheet by next Monday.",
+		"박민준: 63명 안내 메일은 제가 3월 17일까지 보낼게요.",
+		"Bob: And I'll update the budget sheet numbers by next Monday.",
 		"지현: 결정사항 정리할게요.",
 		"지현: 첫째, 출시일은 3월 31일로 한 주 미뤘어요.",
 		"지현: 그럼 action item 읽을게요.",
@@ -236,7 +241,13 @@ func TestLocalRecapLists(t *testing.T) {
 	if slices.ContainsFunc(got, func(a item) bool { return strings.Contains(a.text, "보여 주세요") }) {
 		t.Errorf("action items %+v list a request for now", got)
 	}
+	// A task taken on in the discussion and read out in the recap is one
+	// item, the recap's; another owner's similar task stays.
+	if slices.ContainsFunc(got, func(a item) bool { return strings.Contains(a.text, "보낼게요") }) {
+		t.Errorf("action items %+v list 박민준's mail twice", got)
+	}
 	for _, w := range []item{
+		{"Bob", "I'll update the budget sheet numbers by next Monday.", "2026-01-12"},
 		{"Bob", "The casing samples to the factory by Friday.", "2026-01-09"},
 		{"Carol Diaz", "The updated budget sheet by next Monday.", "2026-01-12"},
 		{"박민준", "63명 안내 메일 3월 17일까지.", "2026-03-17"},

@@ -118,7 +118,7 @@ func (l *Local) newItemSink(speakers []string) *itemSink {
 		speakers: speakers,
 		opts:     l.opts,
 		ds:       newCollector(l.opts.MaxDecisions, func(d Decision) string { return d.Text }),
-		as:       newCollector(l.opts.MaxActionItems, func(a ActionItem) string { return a.Text }),
+		as:       newActionCollector(l.opts.MaxActionItems),
 		qs:       newCollector(l.opts.MaxOpenQuestions, func(q OpenQuestion) string { return q.Text }),
 	}
 }
@@ -288,6 +288,9 @@ const maxSeen = 1024
 type collector[T any] struct {
 	n    int
 	text func(T) string
+	// same, when set, reports two candidates that say one thing in other
+	// words: of such candidates only the better one is ranked.
+	same func(a, b T) bool
 	kept []scored[T]
 	seen [][]string // ring of sorted term sets
 	next int        // ring position once seen is full
@@ -320,15 +323,35 @@ func (c *collector[T]) add(item T, seq int, score float64) {
 
 // prune keeps the n best candidates, in arrival order.
 func (c *collector[T]) prune() {
-	slices.SortStableFunc(c.kept, func(a, b scored[T]) int { return cmp.Compare(b.score, a.score) })
-	clear(c.kept[c.n:])
-	c.kept = c.kept[:c.n]
+	c.kept = c.best()
 	slices.SortFunc(c.kept, func(a, b scored[T]) int { return cmp.Compare(a.ord, b.ord) })
+}
+
+// best is the n best candidates, without one that is the same as a
+// better one, best first.
+func (c *collector[T]) best() []scored[T] {
+	slices.SortStableFunc(c.kept, func(a, b scored[T]) int { return cmp.Compare(b.score, a.score) })
+	out := make([]scored[T], 0, min(c.n, len(c.kept)))
+	for _, x := range c.kept {
+		if len(out) == c.n {
+			break
+		}
+		if c.same == nil || !slices.ContainsFunc(out, func(o scored[T]) bool { return c.same(o.item, x.item) }) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // result is the n best candidates in meeting order.
 func (c *collector[T]) result() []T {
-	return top(c.kept, c.n)
+	xs := c.best()
+	slices.SortStableFunc(xs, func(a, b scored[T]) int { return cmp.Compare(a.seq, b.seq) })
+	out := make([]T, len(xs))
+	for i, x := range xs {
+		out[i] = x.item
+	}
+	return out
 }
 
 // cueScore counts the cue patterns a sentence matches.
@@ -410,20 +433,6 @@ func speakerNames(turns []Turn) []string {
 	return out
 }
 
-// top keeps the n best items, in meeting order.
-func top[T any](xs []scored[T], n int) []T {
-	if len(xs) > n {
-		slices.SortStableFunc(xs, func(a, b scored[T]) int { return cmp.Compare(b.score, a.score) })
-		xs = xs[:n]
-		slices.SortStableFunc(xs, func(a, b scored[T]) int { return cmp.Compare(a.seq, b.seq) })
-	}
-	out := make([]T, len(xs))
-	for i, x := range xs {
-		out[i] = x.item
-	}
-	return out
-}
-
 // termSet is the sorted distinct terms of s.
 func termSet(s string) []string {
 	ts := textutil.Terms(nil, s)
@@ -437,11 +446,17 @@ func jaccard(a, b []string) float64 {
 	if len(a) == 0 && len(b) == 0 {
 		return 1
 	}
-	inter := 0
+	inter := shared(a, b)
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// shared is |a ∩ b| of two sorted term sets.
+func shared(a, b []string) int {
+	n := 0
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch c := strings.Compare(a[i], b[j]); {
 		case c == 0:
-			inter++
+			n++
 			i++
 			j++
 		case c < 0:
@@ -450,5 +465,5 @@ func jaccard(a, b []string) float64 {
 			j++
 		}
 	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
+	return n
 }
