@@ -176,8 +176,11 @@ type Sentence struct {
 	// Turn is the index of its turn in Context.Turns.
 	Turn int
 	// Pos is its place in the turn's cleaned sentences.
-	Pos   int
-	Text  string
+	Pos  int
+	Text string
+	// Words is how long it takes to say (textutil.SpokenWords): the
+	// length budget counts a Korean sentence by its syllables, so it
+	// holds as much said in Korean as in English.
 	Words int
 	F     [NumFeatures]float64
 	Score float64
@@ -376,7 +379,7 @@ func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
 		cache.rawWords, cache.cleanWords = wordCount(t.Text), wordCount(clean)
 		for _, s := range cleantext.Sentences(clean) {
 			for _, piece := range splitLong(cleantext.TrimLead(s)) {
-				w := wordCount(piece)
+				w := textutil.SpokenWords(piece)
 				if w < minSentenceWords {
 					continue
 				}

@@ -174,3 +174,25 @@ func FoldPlural(t string) string {
 	}
 	return t
 }
+
+// SpokenWords is how long text takes to say, in words: a word counts
+// one, a word with Hangul half a word per syllable (a Korean word of two
+// syllables takes about as long to say as an English word and says about
+// as much), rounded up.
+func SpokenWords(text string) int {
+	half := 0
+	for _, f := range strings.Fields(text) {
+		syl := 0
+		for _, r := range f {
+			if unicode.Is(unicode.Hangul, r) {
+				syl++
+			}
+		}
+		if syl > 0 {
+			half += syl
+		} else {
+			half += 2
+		}
+	}
+	return (half + 1) / 2
+}

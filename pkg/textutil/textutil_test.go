@@ -60,3 +60,21 @@ func TestFoldPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestSpokenWords(t *testing.T) {
+	for _, tt := range []struct {
+		give string
+		want int
+	}{
+		{"", 0},
+		{"We moved the launch by a week.", 7},
+		{"출시일은 한 주 미뤘어요", 5},       // 4+1+1+4 syllables
+		{"무료 좌석은 3개로 하기로 하죠.", 6},  // 2+3+2+3+2 syllables
+		{"Team 요금제는 무료 3 seat", 6}, // three words and 4+2 syllables
+		{"좌석 3 seat까지", 3},         // 2 syllables, a word, 2 syllables: 2.5 rounded up
+	} {
+		if got := textutil.SpokenWords(tt.give); got != tt.want {
+			t.Errorf("SpokenWords(%q) = %d, want %d", tt.give, got, tt.want)
+		}
+	}
+}
