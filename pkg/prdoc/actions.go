@@ -66,6 +66,36 @@ var (
 	leadConjRE = regexp.MustCompile(`^(and|so|but|then|also)\s+`)
 )
 
+// vague reports whether an action item's text leaves what the task is to
+// the sentence before it: it opens with a commitment whose object is a
+// pronoun ("I'll send it tomorrow", "Can you do that by Friday?"), or, in
+// Korean, no word is marked as its object or topic ("다음 주 화요일까지
+// 보내 주세요" after "63명에게 안내 메일 보내기로 할게요"). Such an item
+// reads with the sentence before it in the turn.
+func vague(text string) bool {
+	norm := strings.ToLower(strings.ReplaceAll(text, "’", "'"))
+	if hasHangul(norm) {
+		for _, w := range strings.Fields(norm) {
+			w = strings.TrimRight(w, ",.!?")
+			if objectRE.MatchString(w) && !selfRE.MatchString(w) {
+				return false
+			}
+		}
+		return true
+	}
+	return referringRE.MatchString(norm)
+}
+
+var (
+	// referringRE is a commitment whose object is a pronoun.
+	referringRE = regexp.MustCompile(`^(and |so |ok |okay )?(can |could |would )?(i'll|i will|i'm going to|i am going to|i'm gonna|i can|let me|you|we'll|we will)\s+(\w+\s+)?(it|that|this|them|those)\b`)
+	// objectRE is a Korean word of two or more syllables marked as an
+	// object or a topic; selfRE the speakers' own pronouns, which name no
+	// task.
+	objectRE = regexp.MustCompile(`^\p{Hangul}*\p{Hangul}{1,}[^\s]*(을|를|은|는|도)$|^[a-z0-9]+\S*(을|를|은|는|도)$`)
+	selfRE   = regexp.MustCompile(`^(저|제|나|내|우리|저희|그건|이건|그거는|이거는)(는|은|도)$`)
+)
+
 // capWords keeps the first maxActionWords words of an action item's text.
 func capWords(text string) string {
 	if ws := strings.Fields(text); len(ws) > maxActionWords {

@@ -140,6 +140,11 @@ func TestLocalActionItemText(t *testing.T) {
 			"I'll send the updated drawings to Alice by Friday."},
 		{"object before the commitment", []string{"Priya: Yes. And the launch dashboard, I'll have it ready by March 24 so we can use it during regression."},
 			"The launch dashboard, I'll have it ready by March 24 so we can use it during regression."},
+		{"object said before", []string{"Bob: The minutes need the new budget figures. I'll send them tomorrow."},
+			"The minutes need the new budget figures. I'll send them tomorrow."},
+		{"korean object said before", []string{"민준: 엠바고 안내 메일 초안은 거의 다 됐어요. 금요일까지 보내 드릴게요."},
+			"엠바고 안내 메일 초안은 거의 다 됐어요. 금요일까지 보내 드릴게요."},
+		{"korean object in the commitment", []string{"민준: 초안은 거의 다 됐어요. 견적서를 금요일까지 정리하겠습니다."}, "견적서를 금요일까지 정리하겠습니다."},
 		{"korean object with a comma", []string{"박민준: 네, 장애 공지 템플릿 한국어, 영어로 3월 27일까지 준비할게요."}, "장애 공지 템플릿 한국어, 영어로 3월 27일까지 준비할게요."},
 	}
 	for _, tt := range tests {

@@ -133,10 +133,13 @@ const lookTurns = answerTurns
 func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time) {
 	t := turns[i]
 	defer func() { k.prev = &t }()
+	var before *sentence // the turn's sentence before s
 	for _, s := range sentences(t.Text) {
 		if !s.substantive() {
 			continue
 		}
+		prev := before
+		before = &s
 		if k.recap.announce(t, s) && len(strings.Fields(s.text)) <= announceWords {
 			continue
 		}
@@ -157,7 +160,11 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 			if actionLabelRE.MatchString(s.norm) {
 				bonus = labelledBonus
 			}
-			k.addAction(ActionItem{Text: commitment(s), Owner: owner(turns, i, s, k.speakers, request), Seq: t.Seq, Topic: topic}, s, date, bonus)
+			text := commitment(s)
+			if prev != nil && vague(text) {
+				text = capWords(prev.text) + " " + text
+			}
+			k.addAction(ActionItem{Text: text, Owner: owner(turns, i, s, k.speakers, request), Seq: t.Seq, Topic: topic}, s, date, bonus)
 		}
 		if !decision && (explicit || question && !request && openQuestion(s) && !answered(turns, i, s)) {
 			score := float64(min(s.terms, 20)) / 10
