@@ -69,7 +69,8 @@ type Config struct {
 	WakeMaxEdits int
 	// AnswerMinWords and AnswerMaxWords are MITHUB_ASK_ANSWER_MIN_WORDS
 	// and MITHUB_ASK_ANSWER_MAX_WORDS (defaults 40 and 90): the length
-	// bounds of the local provider's extractive answers.
+	// bounds of the local provider's extractive answers, in words spoken
+	// (textutil.SpokenWords).
 	AnswerMinWords, AnswerMaxWords int
 	// L1OwnerRetry is MITHUB_CTX_OWNER_RETRY (default 1s): how often a
 	// replica with L1 work due on a meeting another replica owns tries to
