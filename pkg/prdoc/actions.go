@@ -32,16 +32,26 @@ func commitment(s sentence) string {
 		for _, b := range clauseRE.FindAllStringIndex(s.norm[:from], -1) {
 			bounds = append(bounds, b[1])
 		}
-		start := 0
+		start, nb := 0, len(bounds)
+		if nb > 0 {
+			start = bounds[nb-1]
+		}
 		switch {
 		case hasHangul(s.norm[from:to]):
+			start = 0
 			if loc := koreanLeadRE.FindStringIndex(s.norm); loc != nil && loc[1] <= from {
 				start = loc[1]
 			}
-		case len(bounds) >= 2 && pronounRE.MatchString(s.norm[from:min(to+12, len(s.norm))]):
-			start = bounds[len(bounds)-2]
-		case len(bounds) >= 1 && !pronounRE.MatchString(s.norm[from:min(to+12, len(s.norm))]):
-			start = bounds[len(bounds)-1]
+		case nb > 0 && pronounRE.MatchString(s.norm[from:min(to+12, len(s.norm))]):
+			// The clause before names what "it" is, unless it is an
+			// interjection ("Okay, I'll send it tomorrow").
+			before := 0
+			if nb > 1 {
+				before = bounds[nb-2]
+			}
+			if len(termSet(s.norm[before:bounds[nb-1]])) >= 2 {
+				start = before
+			}
 		}
 		end := len(s.text)
 		if b := clauseRE.FindStringIndex(s.norm[to:]); b != nil {

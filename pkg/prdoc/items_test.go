@@ -142,6 +142,8 @@ func TestLocalActionItemText(t *testing.T) {
 			"The launch dashboard, I'll have it ready by March 24 so we can use it during regression."},
 		{"object said before", []string{"Bob: The minutes need the new budget figures. I'll send them tomorrow."},
 			"The minutes need the new budget figures. I'll send them tomorrow."},
+		{"interjection before a pronoun", []string{"Bob: The budget sheet is almost done. Okay, I'll send it tomorrow."},
+			"The budget sheet is almost done. I'll send it tomorrow."},
 		{"korean object said before", []string{"민준: 엠바고 안내 메일 초안은 거의 다 됐어요. 금요일까지 보내 드릴게요."},
 			"엠바고 안내 메일 초안은 거의 다 됐어요. 금요일까지 보내 드릴게요."},
 		{"korean object in the commitment", []string{"민준: 초안은 거의 다 됐어요. 견적서를 금요일까지 정리하겠습니다."}, "견적서를 금요일까지 정리하겠습니다."},
