@@ -49,6 +49,11 @@ var (
 	// An agreement opens the sentence; a proposal may stand anywhere.
 	// (Go's \b is ASCII-only: the Korean forms go without it.)
 	agreementRE  = regexp.MustCompile(`^((yeah|yes|yep|okay|ok|right|sure|agreed|fine|sounds good|good|great|perfect|absolutely|exactly|definitely|let's do (it|that)|i agree|that's (fine|good|great|right))\b|좋아요|좋습니다|좋네요|네|예|그래요|그렇게 하죠|동의|찬성|알겠습니다)`)
+	// A firm agreement says more than "yeah" or "okay", which in a
+	// meeting often only acknowledge; asksAgreementRE a turn that asks
+	// for one.
+	firmAgreementRE = regexp.MustCompile(`^((yeah|yes|yep|okay|ok|right|네|예)[,.!]?\s+)?((agreed|sounds good|that sounds good|let's do (it|that)|i agree|(that's|that is) fine|fine with me|perfect|good idea|great idea|absolutely|definitely)\b|좋습니다|좋아요|좋네요|그렇게 하죠|그렇게 합시다|동의|찬성)`)
+	asksAgreementRE = regexp.MustCompile(`\b(agreed|ok|okay|all right|alright|right|yes)\s*\?|괜찮(죠|을까요|나요|겠죠)|어때요|어떠세요|동의하(시|세)|좋죠\s*\?`)
 	proposalCues = compile(
 		`\b(we should|we could|shall we|should we|how about|what about|why don't we|let's|i suggest|i propose|i'd suggest|maybe we|we might|we can)\b`,
 		`(하면|는\s?게|게)\s*(어떨까|좋겠|어때)`, `(합시다|하죠|하자|할까요|제안)`,
@@ -92,7 +97,11 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 	weModal := weModalRE.MatchString(s.norm)
 	// An agreement to a turn that asks something answers the request,
 	// not a sentence of the turn that proposes nothing itself.
-	agreed := s.terms >= 3 && agreedTo(turns, i) && (strong || goWith || proposal || weModal || !asksSomething(turns[i].Text))
+	// A statement without a proposal's words is agreed to only when the
+	// agreement is more than a "yeah" (meetings are full of those) or the
+	// turn asks for it ("Then we move the launch to March 3. Agreed?").
+	plain := !asksSomething(turns[i].Text) && (asksAgreementRE.MatchString(strings.ToLower(turns[i].Text)) || replyOpens(turns, i, firmAgreementRE))
+	agreed := s.terms >= 3 && agreedTo(turns, i) && (strong || goWith || proposal || weModal || plain)
 	f = []float64{1, b(strong), b(goWith), b(agrees), b(proposal), b(agreed), b(proposal && agreed), b(weModal),
 		b(summaryRE.MatchString(s.norm)), b(hedgeRE.MatchString(s.norm)), float64(min(s.terms, 20)) / 20}
 	// A proposal may be a question ("why don't we …?") when another
@@ -101,7 +110,10 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 	// A request, moving the meeting along or taking a task on settles
 	// nothing unless it says so in a decision's words.
 	settlesNothing := (requestRE.MatchString(s.norm) || procedureRE.MatchString(s.norm) || commitRE.MatchString(s.norm)) && !strong && !goWith
-	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !asks && !settlesNothing && !anyMatch(openCues, s.norm)
+	// A hedge ("maybe", "I don't know", "probably") settles nothing
+	// unless it says so in a decision's words.
+	hedged := f[9] == 1 && !strong && !goWith
+	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !asks && !settlesNothing && !hedged && !anyMatch(openCues, s.norm)
 	return f, candidate
 }
 
@@ -136,13 +148,17 @@ func proposes(text string) bool {
 
 // agreedTo reports whether the reply to turns[i], the first of the next
 // replyTurns turns by another speaker, opens by agreeing.
-func agreedTo(turns []Turn, i int) bool {
+func agreedTo(turns []Turn, i int) bool { return replyOpens(turns, i, agreementRE) }
+
+// replyOpens reports whether the reply to turns[i], the first of the next
+// replyTurns turns by another speaker, opens with a sentence re matches.
+func replyOpens(turns []Turn, i int, re *regexp.Regexp) bool {
 	for j := i + 1; j < len(turns) && j <= i+replyTurns; j++ {
 		if turns[j].Speaker == turns[i].Speaker {
 			continue
 		}
 		ss := sentences(turns[j].Text)
-		return len(ss) > 0 && agreementRE.MatchString(ss[0].norm)
+		return len(ss) > 0 && re.MatchString(ss[0].norm)
 	}
 	return false
 }

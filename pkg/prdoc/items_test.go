@@ -22,6 +22,16 @@ func TestLocalDecisionAgreedProposal(t *testing.T) {
 		{"english unanswered", []string{"Alice: Why don't we use the rubber casing for the remote control?", "Bob: The weather is nice today."}, -1},
 		{"korean agreed", []string{"지영: 고무 케이스로 가는 게 어떨까요?", "민수: 좋아요, 그렇게 하죠."}, 0},
 		{"korean unanswered", []string{"지영: 고무 케이스로 가는 게 어떨까요?", "민수: 오늘 날씨가 좋네요 정말로."}, -1},
+		// A statement is settled by a firm agreement or when it asks for
+		// one; a "yeah" only acknowledges it.
+		{"statement acknowledged", []string{"Alice: The prototype is being recorded at forty-eight kilohertz.", "Bob: Yeah."}, -1},
+		{"statement firmly agreed", []string{"Alice: The prototype ships with the rubber casing.", "Bob: Yeah, sounds good."}, 0},
+		{"statement asking for agreement", []string{"Alice: Then we move the launch to March 3. Agreed?", "Bob: Yeah."}, 0},
+		{"korean statement firmly agreed", []string{"지영: 출시는 3월 3일로 옮기고 공지는 금요일에 나가요.", "민수: 네, 좋습니다."}, 0},
+		{"korean statement acknowledged", []string{"지영: 출시는 3월 3일로 옮기고 공지는 금요일에 나가요.", "민수: 네."}, -1},
+		// A hedge settles nothing unless it says so in a decision's words.
+		{"hedged proposal", []string{"Alice: Maybe we could use the rubber casing, I don't know.", "Bob: Okay."}, -1},
+		{"hedged decision", []string{"Alice: I think we decided to use the rubber casing, probably.", "Bob: Right."}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
