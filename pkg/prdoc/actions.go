@@ -3,6 +3,7 @@ package prdoc
 import (
 	"regexp"
 	"strings"
+	"time"
 )
 
 // maxActionWords is the most words an action item's text keeps.
@@ -105,6 +106,27 @@ var (
 	objectRE = regexp.MustCompile(`^\p{Hangul}*\p{Hangul}{1,}[^\s]*(을|를|은|는|도)$|^[a-z0-9]+\S*(을|를|은|는|도)$`)
 	selfRE   = regexp.MustCompile(`^(저|제|나|내|우리|저희|그건|이건|그거는|이거는)(는|은|도)$`)
 )
+
+// weakCommitment reports whether an action sentence commits nobody to
+// anything a reviewer could check: it hedges ("Maybe I'll ask Carlos
+// about the filters", "I guess I'll find out") or only says what "we"
+// will do ("we'll make huge profits", "we need to do the function key
+// thing"), and it names no due date and is not labelled as an action
+// item.
+func weakCommitment(s sentence, request bool, date time.Time) bool {
+	if actionLabelRE.MatchString(s.norm) {
+		return false
+	}
+	weOnly := weCommitRE.MatchString(s.norm) && !request && !anyMatch(firstPersonCues, s.norm)
+	if !hedgeRE.MatchString(s.norm) && !weOnly {
+		return false
+	}
+	due, _ := findDue(s, date)
+	return due == ""
+}
+
+// weCommitRE is what "we" will, should or need to do.
+var weCommitRE = regexp.MustCompile(`\bwe\s*(will|'ll|should|need to|have to|must|are going to|'re going to|are gonna|'re gonna)\b`)
 
 // capWords keeps the first maxActionWords words of an action item's text.
 func capWords(text string) string {

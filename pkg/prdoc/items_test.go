@@ -82,6 +82,8 @@ func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
 		"Alice: The casing costs about two euros per unit from the current supplier.",
 		"Bob: Who will present the marketing report at the board meeting?",
 		"Carol: Is that right?",
+		"Bob: That means twenty-five push buttons in total, doesn't it?",
+		"Carol: Depends how fast the television runs, really, don't you think?",
 		"민수: 예산 승인은 누가 최종적으로 하나요?",
 		"지영: 예산 승인은 재무팀 팀장님이 최종적으로 합니다.",
 		"지영: 출시 일정은 고객 지원팀과 언제 공유하나요?",
@@ -169,6 +171,28 @@ func TestLocalActionItemText(t *testing.T) {
 				t.Errorf("action item spans lines: %q", d.ActionItems[0].Text)
 			}
 		})
+	}
+}
+
+// A hedged commitment or one that only says what "we" will do is no action
+// item unless it names a due date.
+func TestLocalWeakCommitments(t *testing.T) {
+	d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(
+		"Bob: Maybe I'll ask Carlos a little more about the filters.",
+		"Alice: We're way under budget and we'll make huge profits.",
+		"Carol: We need to do the function key thing so that it comes up on screen.",
+		"Bob: I guess I'll send the filter settings to Carol by Friday.",
+		"Alice: We'll finish the casing drawings by next Monday.",
+		"Carol: I'll book the usability lab for the second round.",
+	)})
+	got := textsOf(d.ActionItems, func(a prdoc.ActionItem) string { return a.Text })
+	want := []string{
+		"I guess I'll send the filter settings to Carol by Friday.",
+		"We'll finish the casing drawings by next Monday.",
+		"I'll book the usability lab for the second round.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("action items = %q\nwant %q", got, want)
 	}
 }
 

@@ -155,7 +155,7 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 		if decision {
 			k.addDecision(Decision{Text: text, Speaker: t.Speaker, Seq: t.Seq, Topic: topic}, score)
 		}
-		if anyMatch(actionCues, s.norm) && (!question || request) {
+		if anyMatch(actionCues, s.norm) && (!question || request) && !weakCommitment(s, request, date) {
 			bonus := 0.0
 			if actionLabelRE.MatchString(s.norm) {
 				bonus = labelledBonus

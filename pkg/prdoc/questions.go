@@ -12,8 +12,10 @@ import (
 const answerTurns = 4
 
 // trivialQuestionRE matches questions that ask nothing about the
-// meeting's subject: procedure, backchannel and tag questions.
-var trivialQuestionRE = regexp.MustCompile(`^(so\s+)?(any|are there any|do you have any|anyone have any|any other|any more|anything else|any comments|any thoughts)\b|^(so\s+)?(is|are)\s+there\s+(anything|any\s+\w+)\s+(else|still|left|open|more)\b|(다른|남은)\s*(거|것|안건|이슈|질문)\s*(있|없)|\b(questions|any comments|anything else)\s*\?$|^(is that|was that|does that|did that|isn't it|is it|right|okay|ok|really|sorry|pardon|huh|yeah|what|why not|like what|how so|you know|can you hear me)\b[^a-z]*\??$|^(what|who|where|how)('s| is| was)?\s+(that|this|it|he|she)\s*\?$|(질문|의견)\s*(있|없)|그렇죠\s*\?|맞죠\s*\?|그래요\s*\?`)
+// meeting's subject: procedure, backchannel and tag questions, a
+// statement with a tag included ("That means twenty-five buttons in
+// total, doesn't it?", "…, right?").
+var trivialQuestionRE = regexp.MustCompile(`^(so\s+)?(any|are there any|do you have any|anyone have any|any other|any more|anything else|any comments|any thoughts)\b|^(so\s+)?(is|are)\s+there\s+(anything|any\s+\w+)\s+(else|still|left|open|more)\b|(다른|남은)\s*(거|것|안건|이슈|질문)\s*(있|없)|\b(questions|any comments|anything else)\s*\?$|^(is that|was that|does that|did that|isn't it|is it|right|okay|ok|really|sorry|pardon|huh|yeah|what|why not|like what|how so|you know|can you hear me)\b[^a-z]*\??$|^(what|who|where|how)('s| is| was)?\s+(that|this|it|he|she)\s*\?$|(질문|의견)\s*(있|없)|그렇죠\s*\?|맞죠\s*\?|그래요\s*\?|,?\s+(does|doesn't|did|didn't|is|isn't|was|wasn't|are|aren't|has|hasn't|have|haven't|can|can't|will|won't|would|wouldn't|do|don't|should|shouldn't)\s+(it|he|she|they|we|you|that|there|i)\s*\?$|,\s*(right|ok|okay|you know|yeah|eh|huh|no|don't you think|do you know)\s*\?$`)
 
 // openQuestion reports whether a question asks about the meeting's
 // subject: three content terms or more and not trivial.
