@@ -48,13 +48,13 @@ var (
 	)
 	// An agreement opens the sentence; a proposal may stand anywhere.
 	// (Go's \b is ASCII-only: the Korean forms go without it.)
-	agreementRE  = regexp.MustCompile(`^((yeah|yes|yep|okay|ok|right|sure|agreed|fine|sounds good|good|great|perfect|absolutely|exactly|definitely|let's do (it|that)|i agree|that's (fine|good|great|right))\b|좋아요|좋습니다|좋네요|네|예|그래요|그렇게 하죠|동의|찬성|알겠습니다)`)
+	agreementRE = regexp.MustCompile(`^((yeah|yes|yep|okay|ok|right|sure|agreed|fine|sounds good|good|great|perfect|absolutely|exactly|definitely|let's do (it|that)|i agree|that's (fine|good|great|right))\b|좋아요|좋습니다|좋네요|네|예|그래요|그렇게 하죠|동의|찬성|알겠습니다)`)
 	// A firm agreement says more than "yeah" or "okay", which in a
 	// meeting often only acknowledge; asksAgreementRE a turn that asks
 	// for one.
 	firmAgreementRE = regexp.MustCompile(`^((yeah|yes|yep|okay|ok|right|네|예)[,.!]?\s+)?((agreed|sounds good|that sounds good|let's do (it|that)|i agree|(that's|that is) fine|fine with me|perfect|good idea|great idea|absolutely|definitely)\b|좋습니다|좋아요|좋네요|그렇게 하죠|그렇게 합시다|동의|찬성)`)
 	asksAgreementRE = regexp.MustCompile(`\b(agreed|ok|okay|all right|alright|right|yes)\s*\?|괜찮(죠|을까요|나요|겠죠)|어때요|어떠세요|동의하(시|세)|좋죠\s*\?`)
-	proposalCues = compile(
+	proposalCues    = compile(
 		`\b(we should|we could|shall we|should we|how about|what about|why don't we|let's|i suggest|i propose|i'd suggest|maybe we|we might|we can)\b`,
 		`(하면|는\s?게|게)\s*(어떨까|좋겠|어때)`, `(합시다|하죠|하자|할까요|제안)`,
 	)
