@@ -82,7 +82,9 @@ func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
 		"Alice: The casing costs about two euros per unit from the current supplier.",
 		"Bob: Who will present the marketing report at the board meeting?",
 		"Carol: Is that right?",
-		"Bob: That means twenty-five push buttons in total, doesn't it?",
+		"Bob: That means twenty-five push buttons in total doesn't it?",
+		"Alice: Which firmware version of the remote is it?",
+		"Bob: Okay.",
 		"Carol: Depends how fast the television runs, really, don't you think?",
 		"민수: 예산 승인은 누가 최종적으로 하나요?",
 		"지영: 예산 승인은 재무팀 팀장님이 최종적으로 합니다.",
@@ -92,6 +94,7 @@ func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
 	want := []string{
 		"Which vendor supplies the replacement batteries for the prototype?",
 		"Who will present the marketing report at the board meeting?",
+		"Which firmware version of the remote is it?",
 		"출시 일정은 고객 지원팀과 언제 공유하나요?",
 	}
 	if !slices.Equal(texts, want) {
