@@ -95,15 +95,10 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 	agrees := agreementRE.MatchString(s.norm) && prev != nil && prev.Speaker != cur && proposes(prev.Text)
 	proposal := anyMatch(proposalCues, s.norm)
 	weModal := weModalRE.MatchString(s.norm)
-	// An agreement to a turn that asks something answers the request,
-	// not a sentence of the turn that proposes nothing itself.
-	// A statement without a proposal's words is agreed to only when the
-	// agreement is more than a "yeah" (meetings are full of those) or the
-	// turn asks for it ("Then we move the launch to March 3. Agreed?").
-	plain := !asksSomething(turns[i].Text) && (asksAgreementRE.MatchString(strings.ToLower(turns[i].Text)) || replyOpens(turns, i, firmAgreementRE))
-	agreed := s.terms >= 3 && agreedTo(turns, i) && (strong || goWith || proposal || weModal || plain)
+	hedge := hedgeRE.MatchString(s.norm)
+	agreed := s.terms >= 3 && agreedTo(turns, i) && (strong || goWith || proposal || weModal || statementAgreed(turns, i))
 	f = []float64{1, b(strong), b(goWith), b(agrees), b(proposal), b(agreed), b(proposal && agreed), b(weModal),
-		b(summaryRE.MatchString(s.norm)), b(hedgeRE.MatchString(s.norm)), float64(min(s.terms, 20)) / 20}
+		b(summaryRE.MatchString(s.norm)), b(hedge), float64(min(s.terms, 20)) / 20}
 	// A proposal may be a question ("why don't we …?") when another
 	// speaker agrees to it.
 	asks := s.isQuestion() && !(proposal && agreed)
@@ -112,9 +107,20 @@ func decisionFeatures(s sentence, prev *Turn, turns []Turn, i int) (f []float64,
 	settlesNothing := (requestRE.MatchString(s.norm) || procedureRE.MatchString(s.norm) || commitRE.MatchString(s.norm)) && !strong && !goWith
 	// A hedge ("maybe", "I don't know", "probably") settles nothing
 	// unless it says so in a decision's words.
-	hedged := f[9] == 1 && !strong && !goWith
+	hedged := hedge && !strong && !goWith
 	candidate = (strong || goWith || agrees || proposal || weModal || agreed) && !asks && !settlesNothing && !hedged && !anyMatch(openCues, s.norm)
 	return f, candidate
+}
+
+// statementAgreed reports whether the agreement to turns[i], a turn whose
+// sentence has no proposal's words, settles it. An agreement to a turn
+// that asks something answers the request, not a sentence of the turn;
+// otherwise the agreement must be more than a "yeah" (meetings are full
+// of those), or the turn must ask for it ("Then we move the launch to
+// March 3. Agreed?").
+func statementAgreed(turns []Turn, i int) bool {
+	return !asksSomething(turns[i].Text) &&
+		(asksAgreementRE.MatchString(strings.ToLower(turns[i].Text)) || replyOpens(turns, i, firmAgreementRE))
 }
 
 // asksSomething reports whether a turn makes a request or moves the
