@@ -84,7 +84,7 @@ var (
 // 보내 주세요" after "63명에게 안내 메일 보내기로 할게요"). Such an item
 // reads with the sentence before it in the turn.
 func vague(text string) bool {
-	norm := strings.ToLower(strings.ReplaceAll(text, "’", "'"))
+	norm := normalize(text)
 	if hasHangul(norm) {
 		for _, w := range strings.Fields(norm) {
 			w = strings.TrimRight(w, ",.!?")
@@ -103,7 +103,7 @@ var (
 	// objectRE is a Korean word of two or more syllables marked as an
 	// object or a topic; selfRE the speakers' own pronouns, which name no
 	// task.
-	objectRE = regexp.MustCompile(`^\p{Hangul}*\p{Hangul}{1,}[^\s]*(을|를|은|는|도)$|^[a-z0-9]+\S*(을|를|은|는|도)$`)
+	objectRE = regexp.MustCompile(`^[\p{Hangul}a-z0-9]\S*(을|를|은|는|도)$`)
 	selfRE   = regexp.MustCompile(`^(저|제|나|내|우리|저희|그건|이건|그거는|이거는)(는|은|도)$`)
 )
 

@@ -138,10 +138,14 @@ func sentences(text string) []sentence {
 }
 
 func newSentence(s string) sentence {
-	norm := strings.ToLower(s)
-	norm = strings.NewReplacer("’", "'", "‘", "'", "`", "'").Replace(norm)
-	return sentence{text: s, norm: norm, terms: len(textutil.Terms(nil, s))}
+	return sentence{text: s, norm: normalize(s), terms: len(textutil.Terms(nil, s))}
 }
+
+// normalize lowercases s and writes its apostrophes as "'", as the cue
+// patterns expect.
+func normalize(s string) string { return apostrophes.Replace(strings.ToLower(s)) }
+
+var apostrophes = strings.NewReplacer("’", "'", "‘", "'", "`", "'")
 
 // substantive reports whether a sentence says enough to be an item.
 func (s sentence) substantive() bool {
