@@ -573,10 +573,9 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 	// Centrality: how many candidate turns share each sentence term. A
 	// term's count is counts[slot[term]]; slots holds the slot of every
 	// sentence term in order, so the second pass hashes nothing.
-	slot := make(map[string]int32, 256)
-	type termCount struct{ turns, last int }
-	var counts []termCount
-	var slots []int32
+	cs := centralPool.Get().(*centralScratch)
+	defer cs.put()
+	slot, counts, slots := cs.slot, cs.counts[:0], cs.slots[:0]
 	for k := range out {
 		for _, t := range out[k].terms {
 			j, ok := slot[t]
@@ -593,6 +592,7 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			slots = append(slots, j)
 		}
 	}
+	cs.counts, cs.slots = counts, slots
 	best := 0.0
 	for k := range out {
 		c := 0.0
@@ -613,6 +613,28 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 		out[k].Score = m.Score(out[k].F)
 	}
 	return out
+}
+
+// centralScratch is the term table of Candidates' centrality, kept in a
+// pool between answers: a fresh map and lists per answer were a fifth of
+// an ask's allocations.
+type centralScratch struct {
+	slot   map[string]int32
+	counts []termCount
+	slots  []int32
+}
+
+// termCount is how many candidate turns have a term, and the last of them
+// (plus one) counted.
+type termCount struct{ turns, last int }
+
+var centralPool = sync.Pool{New: func() any { return &centralScratch{slot: make(map[string]int32, 256)} }}
+
+// put empties the table, which holds no term afterwards, and returns it
+// to the pool.
+func (c *centralScratch) put() {
+	clear(c.slot)
+	centralPool.Put(c)
 }
 
 // Score is the model's probability that a sentence belongs in the answer.
@@ -642,16 +664,14 @@ const maxCandidates = 80
 // SameTurnPenalty for a sentence of a turn already picked from, until
 // target words are reached, never passing maxWords.
 func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
-	// Sentences are large: their order is sorted, then the best copied.
+	// Sentences are large: their order is sorted, and the pool is the
+	// best maxCandidates of it, by index.
 	order := make([]int32, len(cands))
 	for i := range order {
 		order[i] = int32(i)
 	}
 	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(cands[b].Score, cands[a].Score) })
-	pool := make([]Sentence, min(len(order), maxCandidates))
-	for k := range pool {
-		pool[k] = cands[order[k]]
-	}
+	pool := order[:min(len(order), maxCandidates)]
 	var picked []Sentence
 	used := make([]bool, len(pool))
 	// sim[k] and sameTurn[k] are pool[k]'s most overlap with, and whether
@@ -661,17 +681,18 @@ func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 	words := 0
 	for words < target {
 		if n := len(picked); n > 0 {
-			p := picked[n-1]
-			for k, s := range pool {
+			p := &picked[n-1]
+			for k, i := range pool {
 				// A sentence too long now stays too long: words only grow.
-				if !used[k] && words+s.Words <= maxWords {
+				if s := &cands[i]; !used[k] && words+s.Words <= maxWords {
 					sim[k] = max(sim[k], jaccard(s.terms, p.terms))
 					sameTurn[k] = sameTurn[k] || p.Turn == s.Turn
 				}
 			}
 		}
 		best, bestV := -1, math.Inf(-1)
-		for k, s := range pool {
+		for k, i := range pool {
+			s := &cands[i]
 			if used[k] || words+s.Words > maxWords {
 				continue
 			}
@@ -687,8 +708,8 @@ func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 			break
 		}
 		used[best] = true
-		picked = append(picked, pool[best])
-		words += pool[best].Words
+		picked = append(picked, cands[pool[best]])
+		words += cands[pool[best]].Words
 	}
 	return picked
 }

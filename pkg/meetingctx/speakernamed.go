@@ -6,16 +6,15 @@ import (
 	"unicode/utf8"
 )
 
-// speakerNamed gives 1 to each turn whose speaker the query names, else
-// 0: the speaker's name (or, without one, its id), compared as lowercase
-// words, is a run of whole words of the query ("Project Manager" in "What
+// speakerNamed sets out[i] (zeroed, one per turn) to 1 for each turn
+// whose speaker the query names, else leaves it 0: the speaker's name
+// (or, without one, its id), compared as lowercase words, is a run of whole words of the query ("Project Manager" in "What
 // did the project manager think …"; "Grad E"). A Korean name also counts
 // when it opens a word of the query (김민수 in "김민수님이 …") and, for a
 // three-syllable name, so do its last two syllables (민수 in "민수 씨는
 // …"), the way people address each other. A name of one letter names no
 // one.
-func speakerNamed(q TurnQuery) []float64 {
-	out := make([]float64, len(q.Turns))
+func speakerNamed(out []float64, q TurnQuery) []float64 {
 	query := " " + foldWords(q.Query) + " "
 	if strings.TrimSpace(query) == "" {
 		return out

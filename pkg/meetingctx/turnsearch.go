@@ -160,12 +160,18 @@ func TurnFeatures(q TurnQuery, w TurnWeights) [][TurnFeatureCount]float64 {
 func turnScores(q TurnQuery, w TurnWeights, each func(i int, f *[TurnFeatureCount]float64, reached bool)) {
 	window := w.Window
 	n := len(q.Turns)
-	reach := make([]bool, n)
 	if n == 0 {
 		return
 	}
-	lex := turnBM25(q, w.QueryStop)
-	cos := make([]float64, n)
+	sc := scratchPool.Get().(*scoreScratch)
+	defer scratchPool.Put(sc)
+	sc.reach = zeroed(sc.reach, n)
+	reach := sc.reach
+	sc.lens = turnLengths(sc.lens, q)
+	lens := sc.lens
+	lex := turnBM25(sc, q, lens, w.QueryStop)
+	sc.cos = zeroed(sc.cos, n)
+	cos := sc.cos
 	if qn := norm(q.QueryVec); qn > 0 {
 		nz := nonzero(q.QueryVec)
 		vecs := len(q.Vecs)
@@ -190,10 +196,15 @@ func turnScores(q TurnQuery, w TurnWeights, each func(i int, f *[TurnFeatureCoun
 	}
 	normalize(lex)
 	normalize(cos)
-	lexCtx, cosCtx, lexWide := windowMean(lex, window), windowMean(cos, window), windowMean(lex, 3*window)
-	prior := turnPrior(q.Turns, q.Topics, q.TopicScores)
-	lens := turnLengths(q)
-	named := speakerNamed(q)
+	sc.prefix = zeroed(sc.prefix, n+1)
+	sc.lexCtx = windowMean(sc.lexCtx, sc.prefix, lex, window)
+	sc.cosCtx = windowMean(sc.cosCtx, sc.prefix, cos, window)
+	sc.lexWide = windowMean(sc.lexWide, sc.prefix, lex, 3*window)
+	lexCtx, cosCtx, lexWide := sc.lexCtx, sc.cosCtx, sc.lexWide
+	sc.prior = turnPrior(zeroed(sc.prior, n), q.Turns, q.Topics, q.TopicScores)
+	prior := sc.prior
+	sc.named = speakerNamed(zeroed(sc.named, n), q)
+	named := sc.named
 	var f [TurnFeatureCount]float64 // one for every turn: each must not keep it
 	for i := range q.Turns {
 		length := math.Min(math.Log1p(float64(lens[i]))/math.Log1p(100), 1)
@@ -220,7 +231,9 @@ func ScoreTurns(q TurnQuery, w TurnWeights) []float64 {
 // turn) returns no hits.
 func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
 	wv := w.Vector()
-	cands := make([]rankedTurn, 0, len(q.Turns))
+	buf := candPool.Get().(*[]rankedTurn)
+	defer candPool.Put(buf)
+	cands := (*buf)[:0]
 	turnScores(q, w, func(i int, f *[TurnFeatureCount]float64, reached bool) {
 		if !reached {
 			return
@@ -231,6 +244,7 @@ func RankTurns(q TurnQuery, w TurnWeights, k int) []TurnHit {
 		}
 		cands = append(cands, rankedTurn{i, s})
 	})
+	*buf = cands[:0]
 	cands = bestTurns(cands, k)
 	out := make([]TurnHit, len(cands))
 	for j, c := range cands {
@@ -296,9 +310,9 @@ func bestTurns(cands []rankedTurn, k int) []rankedTurn {
 	return bestTurns(h, 0)
 }
 
-// turnLengths counts each turn's search terms.
-func turnLengths(q TurnQuery) []int {
-	out := make([]int, len(q.Turns))
+// turnLengths counts each turn's search terms, into out (resized).
+func turnLengths(out []int, q TurnQuery) []int {
+	out = zeroed(out, len(q.Turns))
 	var buf []string
 	for i, t := range q.Turns {
 		if q.Indexed != nil {
@@ -313,9 +327,10 @@ func turnLengths(q TurnQuery) []int {
 
 // turnBM25 scores each turn as a document against the query's stemmed
 // terms (less stop, unless nothing else is left).
-func turnBM25(q TurnQuery, stop []string) []float64 {
+func turnBM25(sc *scoreScratch, q TurnQuery, lens []int, stop []string) []float64 {
 	turns := q.Turns
-	scores := make([]float64, len(turns))
+	sc.lex = zeroed(sc.lex, len(turns))
+	scores := sc.lex
 	qterms := map[string]bool{}
 	for _, w := range textutil.Stemmed(nil, q.Query) {
 		qterms[w] = true
@@ -339,9 +354,9 @@ func turnBM25(q TurnQuery, stop []string) []float64 {
 	}
 	slices.Sort(qlist)
 	nq := len(qlist)
-	tf := make([]int32, len(turns)*nq) // tf[i*nq+j]: count of qlist[j] in turn i
-	lens := turnLengths(q)
-	df := make([]int, nq)
+	sc.tf = zeroed(sc.tf, len(turns)*nq) // tf[i*nq+j]: count of qlist[j] in turn i
+	sc.df = zeroed(sc.df, nq)
+	tf, df := sc.tf, sc.df
 	total := 0.0
 	for i := range turns {
 		total += float64(lens[i])
@@ -516,10 +531,11 @@ func normalize(xs []float64) {
 	}
 }
 
-// windowMean is the mean of xs over [i-w, i+w], clipped to the slice.
-func windowMean(xs []float64, w int) []float64 {
-	out := make([]float64, len(xs))
-	prefix := make([]float64, len(xs)+1)
+// windowMean is the mean of xs over [i-w, i+w], clipped to the slice,
+// written into out (resized); prefix holds len(xs)+1 sums, its first 0.
+func windowMean(out, prefix, xs []float64, w int) []float64 {
+	out = zeroed(out, len(xs))
+	prefix = prefix[:len(xs)+1]
 	for i, x := range xs {
 		prefix[i+1] = prefix[i] + x
 	}
@@ -530,9 +546,9 @@ func windowMean(xs []float64, w int) []float64 {
 	return out
 }
 
-// turnPrior gives each turn its topic's score over the best score.
-func turnPrior(turns []Turn, topics []Topic, scores []float64) []float64 {
-	out := make([]float64, len(turns))
+// turnPrior gives each turn its topic's score over the best score, in
+// out, zeroed and of the turns' length.
+func turnPrior(out []float64, turns []Turn, topics []Topic, scores []float64) []float64 {
 	best := 0.0
 	for j := range topics {
 		if j < len(scores) {

@@ -3,6 +3,7 @@ package ask
 import (
 	"context"
 	"slices"
+	"sync"
 
 	"github.com/mithub/mithub/pkg/answer"
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -67,8 +68,9 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 	}
 	// Indexed turns carry their terms: no tokenising per search.
 	var set answer.TurnSet
-	turns := make([]meetingctx.Turn, 0, n)
-	vecs := make([]*meetingctx.PackedVec, 0, n)
+	buf := searchBufs.Get().(*searchBuf)
+	defer buf.put()
+	turns, vecs := slices.Grow(buf.turns[:0], n), slices.Grow(buf.vecs[:0], n)
 	for _, p := range parts {
 		for i := range p.x.Docs {
 			turns = append(turns, p.x.Docs[i].Turn)
@@ -93,9 +95,28 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 	for i := range packed {
 		vecs = append(vecs, &packed[i])
 	}
+	buf.turns, buf.vecs = turns, vecs
 	q := m.TurnQuery(ctx, query, turns, nil)
 	q.Packed, q.Indexed = vecs, &set
 	return meetingctx.RankTurns(q, s.weights(), k), nil
+}
+
+// searchBuf holds the turn and embedding lists of one search between
+// searches (RankTurns keeps neither): copying a meeting's turns into a
+// fresh list on every ask was the ask path's largest allocation.
+type searchBuf struct {
+	turns []meetingctx.Turn
+	vecs  []*meetingctx.PackedVec
+}
+
+var searchBufs = sync.Pool{New: func() any { return new(searchBuf) }}
+
+// put clears the lists, so the pool holds no turn text or embedding,
+// and returns them to the pool.
+func (b *searchBuf) put() {
+	clear(b.turns)
+	clear(b.vecs)
+	searchBufs.Put(b)
 }
 
 // topicTurnsVecs returns a topic's indexed turns and their embeddings,
