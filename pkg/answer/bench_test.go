@@ -143,10 +143,10 @@ func BenchmarkTurnSearch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	packed := make([]*meetingctx.PackedVec, len(vecs))
-	for i, v := range vecs {
-		p := meetingctx.PackVec(v)
-		packed[i] = &p
+	// In runs of 50 turns, as the topic cache keeps them.
+	var packed []meetingctx.PackedRun
+	for from := 0; from < len(vecs); from += 50 {
+		packed = append(packed, meetingctx.PackedRun{At: from, Vecs: meetingctx.PackVecs(vecs[from:min(from+50, len(vecs))])})
 	}
 	qvecs := make([][]float32, len(m.SpecificQueries))
 	for i, q := range m.SpecificQueries {

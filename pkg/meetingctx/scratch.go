@@ -12,6 +12,7 @@ type scoreScratch struct {
 	tf                                                      []int32
 	df                                                      []int
 	reach                                                   []bool
+	acc                                                     []float32 // PackedVecs.cosines
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scoreScratch) }}

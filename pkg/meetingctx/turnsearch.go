@@ -109,10 +109,10 @@ type TurnQuery struct {
 	Turns []Turn
 	// Vecs[i] is the embedding of Turns[i] (nil or short: none).
 	Vecs [][]float32
-	// Packed, when given (one per turn, nil for a turn without an
-	// embedding), holds the turns' embeddings packed once where they are
-	// kept (PackVec), and Vecs is not read.
-	Packed []*PackedVec
+	// Packed, when given, holds the turns' embeddings packed once where
+	// they are kept (PackVecs), in runs of turns; a turn in no run has no
+	// embedding, and Vecs is not read.
+	Packed []PackedRun
 	// Topics and TopicScores give the prior: a turn inside Topics[j]
 	// gets TopicScores[j]. Both may be empty.
 	Topics      []Topic
@@ -174,24 +174,23 @@ func turnScores(q TurnQuery, w TurnWeights, each func(i int, f *[TurnFeatureCoun
 	cos := sc.cos
 	if qn := norm(q.QueryVec); qn > 0 {
 		nz := nonzero(q.QueryVec)
-		vecs := len(q.Vecs)
 		if q.Packed != nil {
-			vecs = len(q.Packed)
-		}
-		for i := range min(n, vecs) {
-			var c float64
-			var ok bool
-			if q.Packed != nil {
-				if p := q.Packed[i]; p != nil {
-					c, ok = p.cosine(q.QueryVec, qn, nz)
+			for _, r := range q.Packed {
+				if r.At < 0 || r.At+r.Vecs.Len() > n {
+					continue
 				}
-			} else {
-				c, ok = cosineOf(q.QueryVec, qn, q.Vecs[i], VecNorm(q.Vecs[i]), nz)
+				sc.acc = slices.Grow(sc.acc[:0], 2*r.Vecs.Len())
+				r.Vecs.cosines(q.QueryVec, qn, nz, cos[r.At:], sc.acc[:2*r.Vecs.Len()])
 			}
-			if ok && c > 0 {
-				cos[i] = c
-				reach[i] = c >= q.MinCosine
+		} else {
+			for i := range min(n, len(q.Vecs)) {
+				if c, ok := cosineOf(q.QueryVec, qn, q.Vecs[i], VecNorm(q.Vecs[i]), nz); ok && c > 0 {
+					cos[i] = c
+				}
 			}
+		}
+		for i, c := range cos {
+			reach[i] = c > 0 && c >= q.MinCosine
 		}
 	}
 	normalize(lex)
@@ -408,7 +407,7 @@ func VecNorm(v []float32) float64 {
 
 // dot is the dot product of a and b (of a's length or more), summed
 // into one partial sum per parity of the index, then added; cosineOf and
-// PackedVec.cosine rely on that order.
+// PackedVecs.cosines rely on that order.
 func dot(a, b []float32) float32 {
 	b = b[:len(a)]
 	var d0, d1 float32
@@ -421,60 +420,6 @@ func dot(a, b []float32) float32 {
 		d0 += a[i] * b[i]
 	}
 	return d0 + d1
-}
-
-// PackedVec is an embedding as turn search keeps it between searches,
-// with its length computed once: a vector with fewer non-zero entries
-// than half its length (the local embedder's hashed bags of words) by
-// those entries, any other whole. A search then reads a few hundred bytes
-// of a local embedding instead of its every float.
-type PackedVec struct {
-	dense []float32 // nil when packed by entries
-	index []uint16  // ascending
-	value []float32
-	dim   int
-	norm  float64
-}
-
-// PackVec packs v (nil or empty: no embedding).
-func PackVec(v []float32) PackedVec {
-	p := PackedVec{dim: len(v), norm: VecNorm(v)}
-	nz := nonzero(v)
-	if nz == nil || len(v) > 1<<16 {
-		p.dense = v
-		return p
-	}
-	p.index, p.value = make([]uint16, len(nz)), make([]float32, len(nz))
-	for k, i := range nz {
-		p.index[k], p.value[k] = uint16(i), v[i]
-	}
-	return p
-}
-
-// Bytes estimates the memory p holds.
-func (p PackedVec) Bytes() int {
-	return 3*24 + 16 + 4*len(p.dense) + 6*len(p.index)
-}
-
-// cosine is cosineOf(q, qn, v, VecNorm(v), nz) for the vector v packed
-// in p, to the bit: like dot, it adds q[i]*v[i] in order of i into a
-// partial sum per parity of i, only skipping the products that are zero.
-func (p *PackedVec) cosine(q []float32, qn float64, nz []int) (float64, bool) {
-	if p.dense != nil || p.dim == 0 {
-		return cosineOf(q, qn, p.dense, p.norm, nz)
-	}
-	if p.dim != len(q) || p.norm == 0 {
-		return 0, false
-	}
-	var d0, d1 float32
-	for k, i := range p.index {
-		if i&1 == 0 {
-			d0 += q[i] * p.value[k]
-		} else {
-			d1 += q[i] * p.value[k]
-		}
-	}
-	return float64(d0+d1) / (qn * p.norm), true
 }
 
 // nonzero returns the indexes of q's non-zero entries when they are

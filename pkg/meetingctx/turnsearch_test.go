@@ -346,29 +346,36 @@ func TestRankTurnsPacked(t *testing.T) {
 	}
 	w := TurnWeights{BM25: 0.2, Embed: 1, Window: 2}
 	want := RankTurns(q, w, 10)
-	for _, v := range q.Vecs {
-		p := PackVec(v)
-		q.Packed = append(q.Packed, &p)
-	}
+	// In two runs, as a search over two topics has them.
+	half := len(q.Vecs) / 2
+	q.Packed = []PackedRun{{0, PackVecs(q.Vecs[:half])}, {half, PackVecs(q.Vecs[half:])}}
 	got := RankTurns(q, w, 10)
 	if !reflect.DeepEqual(got, want) || len(want) == 0 {
 		t.Fatalf("packed %v, vectors %v", seqs(got), seqs(want))
 	}
-	slices.Reverse(q.Packed)
+	reversed := slices.Clone(q.Vecs)
+	slices.Reverse(reversed)
+	q.Packed = []PackedRun{{0, PackVecs(reversed)}}
 	if reflect.DeepEqual(RankTurns(q, w, 10), want) {
 		t.Fatal("the packed vectors are not read")
 	}
-	// A turn without an embedding (nil) has no embedding leg.
-	clear(q.Packed)
+	// A run placed one turn off gives other turns' vectors.
+	q.Packed = []PackedRun{{0, PackVecs(q.Vecs[:half])}, {half - 1, PackVecs(q.Vecs[half:len(q.Vecs)-1])}}
+	if reflect.DeepEqual(RankTurns(q, w, 10), want) {
+		t.Fatal("a run's place is not read")
+	}
+	// Turns in no run have no embedding leg.
+	q.Packed = []PackedRun{}
 	q.Vecs = nil
 	if got := RankTurns(q, w, 10); !reflect.DeepEqual(got, RankTurns(q, TurnWeights{BM25: 0.2, Window: 2}, 10)) {
 		t.Fatalf("without embeddings %v", seqs(got))
 	}
 }
 
-// A packed vector's cosine is the vector's to the bit, whether it is kept
-// by its entries (sparse) or whole (dense), with a sparse or dense query.
-func TestPackedVecCosine(t *testing.T) {
+// Packed embeddings give each turn the cosine of its vector to the bit,
+// whether they are kept by entries (sparse) or whole (dense), with a
+// sparse or dense query; only positive cosines are written.
+func TestPackedVecsCosines(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	vec := func(dim int, zeros float64) []float32 {
 		v := make([]float32, dim)
@@ -379,40 +386,54 @@ func TestPackedVecCosine(t *testing.T) {
 		}
 		return v
 	}
-	packed := 0
+	sparse := 0
 	for _, dim := range []int{1, 3, 8, 255, 256} {
-		for range 100 {
-			q, v := vec(dim, 0.9), vec(dim, r.Float64())
-			q[0] = 1
-			p := PackVec(v)
-			if p.dense == nil {
-				packed++
+		for range 10 {
+			vecs := make([][]float32, 10)
+			for i := range vecs {
+				vecs[i] = vec(dim, r.Float64())
+				if nonzero(vecs[i]) != nil {
+					sparse++
+				}
 			}
+			vecs[3] = nil // a turn without an embedding
+			p := PackVecs(vecs)
+			q := vec(dim, 0.9)
+			q[0] = 1
 			qn := norm(q)
 			for _, nz := range [][]int{nil, nonzero(q)} {
-				want, wok := cosineOf(q, qn, v, VecNorm(v), nil)
-				got, ok := p.cosine(q, qn, nz)
-				if got != want || ok != wok {
-					t.Fatalf("dim %d: packed %v (%v), vector %v (%v)", dim, got, ok, want, wok)
+				got := make([]float64, len(vecs))
+				p.cosines(q, qn, nz, got, make([]float32, 2*p.Len()))
+				for i, v := range vecs {
+					want, ok := cosineOf(q, qn, v, VecNorm(v), nil)
+					if !ok || want < 0 {
+						want = 0
+					}
+					if got[i] != want {
+						t.Fatalf("dim %d turn %d: packed %v, vector %v", dim, i, got[i], want)
+					}
 				}
 			}
 		}
 	}
-	if packed < 100 {
-		t.Fatalf("only %d vectors were packed by entries: the sparse form is barely tested", packed)
+	if sparse < 100 {
+		t.Fatalf("only %d vectors were packed by entries: the sparse form is barely tested", sparse)
 	}
-	hasCosine := func(v []float32) bool {
-		p := PackVec(v)
-		_, ok := p.cosine([]float32{1, 0, 0}, 1, nil)
-		return ok
+	cosines := func(vecs [][]float32, q []float32) []float64 {
+		out := make([]float64, len(vecs))
+		p := PackVecs(vecs)
+		p.cosines(q, norm(q), nonzero(q), out, make([]float32, 2*p.Len()))
+		return out
 	}
-	for _, v := range [][]float32{nil, {0, 0, 0}} {
-		if hasCosine(v) {
-			t.Fatalf("%v has a cosine", v)
-		}
+	if got := cosines([][]float32{nil, {0, 0, 0}, {1, 0, 0}}, []float32{1, 0, 0}); !slices.Equal(got, []float64{0, 0, 1}) {
+		t.Fatalf("empty and zero vectors: %v", got)
 	}
-	if hasCosine([]float32{1, 0, 0, 0}) {
-		t.Fatal("vectors of other dimensions have a cosine")
+	// The run's dimension is its first vector's: another counts as none.
+	if got := cosines([][]float32{{1, 0, 0}, {1, 0, 0, 0}}, []float32{1, 0, 0}); !slices.Equal(got, []float64{1, 0}) {
+		t.Fatalf("a vector of another dimension: %v", got)
+	}
+	if got := cosines([][]float32{{1, 0, 0}}, []float32{1, 0, 0, 0}); !slices.Equal(got, []float64{0}) {
+		t.Fatalf("a query of another dimension: %v", got)
 	}
 }
 

@@ -33,7 +33,7 @@ type topicEntry struct {
 	docs *answer.TurnIndex
 	// vecs are the embeddings of docs' turns, packed for turn search,
 	// once computed (see setVecs).
-	vecs []meetingctx.PackedVec
+	vecs *meetingctx.PackedVecs
 	size int64
 }
 
@@ -107,7 +107,7 @@ func (c *topicCache) add(k topicKey, mergedFrom []string, docs *answer.TurnIndex
 }
 
 // vecs returns the turn embeddings cached with k's turns.
-func (c *topicCache) vecs(k topicKey) ([]meetingctx.PackedVec, bool) {
+func (c *topicCache) vecs(k topicKey) (*meetingctx.PackedVecs, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.lru.Peek(k)
@@ -117,28 +117,16 @@ func (c *topicCache) vecs(k topicKey) ([]meetingctx.PackedVec, bool) {
 	return e.vecs, true
 }
 
-// packVecs packs embeddings for turn search.
-func packVecs(vecs [][]float32) []meetingctx.PackedVec {
-	out := make([]meetingctx.PackedVec, len(vecs))
-	for i, v := range vecs {
-		out[i] = meetingctx.PackVec(v)
-	}
-	return out
-}
-
 // setVecs keeps the turn embeddings of k's turns beside them, counting
 // their bytes against the bound; without k's turns cached it does nothing.
-func (c *topicCache) setVecs(k topicKey, vecs []meetingctx.PackedVec) {
+func (c *topicCache) setVecs(k topicKey, vecs *meetingctx.PackedVecs) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.lru.Peek(k)
 	if !ok || e.vecs != nil {
 		return
 	}
-	var size int64
-	for _, v := range vecs {
-		size += int64(v.Bytes())
-	}
+	size := int64(vecs.Bytes())
 	e.vecs = vecs
 	e.size += size
 	c.lru.Add(k, e)

@@ -50,7 +50,7 @@ func (s *Service) weights() meetingctx.TurnWeights {
 func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, snap meetingctx.Snapshot, query string, k int, embed bool) ([]meetingctx.TurnHit, error) {
 	type topicPart struct {
 		x    *answer.TurnIndex
-		vecs []meetingctx.PackedVec
+		vecs *meetingctx.PackedVecs
 	}
 	parts := make([]topicPart, 0, len(snap.Topics))
 	n := len(snap.Pending)
@@ -70,17 +70,14 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 	var set answer.TurnSet
 	buf := searchBufs.Get().(*searchBuf)
 	defer buf.put()
-	turns, vecs := slices.Grow(buf.turns[:0], n), slices.Grow(buf.vecs[:0], n)
+	turns, runs := slices.Grow(buf.turns[:0], n), buf.runs[:0]
 	for _, p := range parts {
+		// A topic without its embeddings yet is in no run.
+		if p.vecs != nil {
+			runs = append(runs, meetingctx.PackedRun{At: len(turns), Vecs: p.vecs})
+		}
 		for i := range p.x.Docs {
 			turns = append(turns, p.x.Docs[i].Turn)
-		}
-		if p.vecs == nil {
-			vecs = vecs[:len(vecs)+len(p.x.Docs)] // nil: not embedded yet
-		} else {
-			for i := range p.vecs {
-				vecs = append(vecs, &p.vecs[i])
-			}
 		}
 		set.AddIndex(p.x)
 	}
@@ -90,23 +87,20 @@ func (s *Service) searchTurns(ctx context.Context, tenantID, meetingID string, m
 		loose[i] = &pendDocs[i]
 	}
 	set.AddTurns(loose)
+	runs = append(runs, meetingctx.PackedRun{At: len(turns), Vecs: meetingctx.PackVecs(pending)})
 	turns = append(turns, snap.Pending...)
-	packed := packVecs(pending)
-	for i := range packed {
-		vecs = append(vecs, &packed[i])
-	}
-	buf.turns, buf.vecs = turns, vecs
+	buf.turns, buf.runs = turns, runs
 	q := m.TurnQuery(ctx, query, turns, nil)
-	q.Packed, q.Indexed = vecs, &set
+	q.Packed, q.Indexed = runs, &set
 	return meetingctx.RankTurns(q, s.weights(), k), nil
 }
 
-// searchBuf holds the turn and embedding lists of one search between
+// searchBuf holds the turn list and embedding runs of one search between
 // searches (RankTurns keeps neither): copying a meeting's turns into a
 // fresh list on every ask was the ask path's largest allocation.
 type searchBuf struct {
 	turns []meetingctx.Turn
-	vecs  []*meetingctx.PackedVec
+	runs  []meetingctx.PackedRun
 }
 
 var searchBufs = sync.Pool{New: func() any { return new(searchBuf) }}
@@ -115,21 +109,21 @@ var searchBufs = sync.Pool{New: func() any { return new(searchBuf) }}
 // and returns them to the pool.
 func (b *searchBuf) put() {
 	clear(b.turns)
-	clear(b.vecs)
+	clear(b.runs)
 	searchBufs.Put(b)
 }
 
 // topicTurnsVecs returns a topic's indexed turns and their embeddings,
 // both cached. Embeddings not cached yet are computed with embed, else
 // left to a background job (nil is returned for them).
-func (s *Service) topicTurnsVecs(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, t meetingctx.Topic, embed bool) (*answer.TurnIndex, []meetingctx.PackedVec, error) {
+func (s *Service) topicTurnsVecs(ctx context.Context, tenantID, meetingID string, m *meetingctx.Manager, t meetingctx.Topic, embed bool) (*answer.TurnIndex, *meetingctx.PackedVecs, error) {
 	docs, err := s.topicTurns(ctx, tenantID, meetingID, t)
 	if err != nil {
 		return nil, nil, err
 	}
 	key := topicKeyOf(tenantID, meetingID, t)
 	c := s.topicCache()
-	if v, ok := c.vecs(key); ok && len(v) == len(docs.Docs) {
+	if v, ok := c.vecs(key); ok && v.Len() == len(docs.Docs) {
 		return docs, v, nil
 	}
 	turns := make([]meetingctx.Turn, len(docs.Docs))
@@ -146,7 +140,7 @@ func (s *Service) topicTurnsVecs(ctx context.Context, tenantID, meetingID string
 				s.Log.Warn("embedding topic turns", "meeting_id", meetingID, "topic_id", t.ID, "err", err)
 				return
 			}
-			c.setVecs(key, packVecs(v))
+			c.setVecs(key, meetingctx.PackVecs(v))
 		})
 		return docs, nil, nil
 	}
@@ -154,7 +148,7 @@ func (s *Service) topicTurnsVecs(ctx context.Context, tenantID, meetingID string
 	if err != nil {
 		return nil, nil, err
 	}
-	packed := packVecs(v)
+	packed := meetingctx.PackVecs(v)
 	c.setVecs(key, packed)
 	return docs, packed, nil
 }
