@@ -360,7 +360,7 @@ func TestRankTurnsPacked(t *testing.T) {
 		t.Fatal("the packed vectors are not read")
 	}
 	// A run placed one turn off gives other turns' vectors.
-	q.Packed = []PackedRun{{0, PackVecs(q.Vecs[:half])}, {half - 1, PackVecs(q.Vecs[half:len(q.Vecs)-1])}}
+	q.Packed = []PackedRun{{0, PackVecs(q.Vecs[:half])}, {half - 1, PackVecs(q.Vecs[half : len(q.Vecs)-1])}}
 	if reflect.DeepEqual(RankTurns(q, w, 10), want) {
 		t.Fatal("a run's place is not read")
 	}
