@@ -57,7 +57,8 @@ const (
 	// (lowercased, Porter-stemmed, English), of the model's TokenPrior: how
 	// likely a token of a candidate sentence is to be in a person's answer
 	// (in the train split, "the" often and "I", "we", "you", "so" almost
-	// never are). Sentences without such tokens (Korean) get the prior's
+	// never are). Sentences without such tokens or with Hangul, and every
+	// sentence for a question in Korean, get the prior's
 	// default.
 	FPrior
 	// FNearRR is the mean FTurnRR of the context turns within 3 seqs:
@@ -125,6 +126,27 @@ func (p *TokenPrior) Mean(toks []string) float64 {
 		s += v
 	}
 	return s / float64(len(toks))
+}
+
+// Sentence is the prior of a sentence: Mean over its ROUGE tokens for
+// an English sentence, Default for one with Hangul. The prior is learned
+// on English answers: the digits and loanwords of a Korean sentence
+// ("무료로 3 seat까지") say nothing about how answers are written.
+func (p *TokenPrior) Sentence(text string) float64 {
+	if p != nil && hasHangul(text) {
+		return p.Default
+	}
+	return p.Mean(rouge.Tokens(text))
+}
+
+// neutral is the prior every sentence gets for a question in Korean: the
+// prior, learned on English answers to English questions, would otherwise
+// favour fluent English sentences over the Korean ones whatever they say.
+func (p *TokenPrior) neutral() float64 {
+	if p == nil {
+		return 0
+	}
+	return p.Default
 }
 
 func (p *TokenPrior) valid() bool {
@@ -345,7 +367,7 @@ type cleanSentence struct {
 	freqs []int32
 	// sig is the Bloom signature of terms (see termBit).
 	sig termSig
-	// prior is DefaultAnswerModel.Prior's mean over its ROUGE tokens.
+	// prior is DefaultAnswerModel.Prior's for it (TokenPrior.Sentence).
 	prior float64
 }
 
@@ -383,7 +405,7 @@ func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
 				if w < minSentenceWords {
 					continue
 				}
-				cs := cleanSentence{text: piece, words: w, prior: DefaultAnswerModel.Prior.Mean(rouge.Tokens(piece))}
+				cs := cleanSentence{text: piece, words: w, prior: DefaultAnswerModel.Prior.Sentence(piece)}
 				cs.terms, cs.freqs, cs.sig = countTerms(textutil.Stemmed(nil, piece))
 				cache.sents = append(cache.sents, cs)
 			}
@@ -458,6 +480,7 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 		}
 	}
 	who, lowerQuery := askedSpeaker(query), strings.ToLower(query)
+	koreanQuery := hasHangul(query)
 	var own []int
 	if subj, ok := askedSubject(query); ok {
 		for _, i := range idx {
@@ -563,9 +586,13 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			}
 			f[FSpeakerNamed] = named
 			f[FSpeakerShare] = float64(speakers[speakerOf(*t)]) / float64(len(idx))
-			f[FPrior] = cs.prior
-			if m.Prior != DefaultAnswerModel.Prior {
-				f[FPrior] = m.Prior.Mean(rouge.Tokens(cs.text))
+			switch {
+			case koreanQuery:
+				f[FPrior] = m.Prior.neutral()
+			case m.Prior != DefaultAnswerModel.Prior:
+				f[FPrior] = m.Prior.Sentence(cs.text)
+			default:
+				f[FPrior] = cs.prior
 			}
 			out = append(out, sen)
 		}

@@ -238,6 +238,46 @@ func TestTokenPriorFeature(t *testing.T) {
 	}
 }
 
+// The token prior, learned on English answers, reads English sentences
+// only: a Korean sentence gets the default whatever digits or loanwords
+// it has, and a question in Korean gives every sentence the default, so a
+// fluent English sentence that says nothing about the question does not
+// outrank the Korean ones that answer it. The shipped model, whose prior
+// is cached with each sentence, does the same.
+func TestTokenPriorLanguages(t *testing.T) {
+	p := &answer.TokenPrior{Default: 0.2, Tokens: map[string]float64{"the": 0.9, "for": 0.8, "3": 0.9, "seat": 0.9}}
+	if got := p.Sentence("무료로 3 seat까지 쓰고"); got != 0.2 {
+		t.Errorf("Korean sentence: prior %v, want the default", got)
+	}
+	if got := p.Sentence("the seat for 3"); got != 0.9*3/4+0.8/4 {
+		t.Errorf("English sentence: prior %v, want the mean of its tokens", got)
+	}
+	turns := fixture([][2]string{
+		{"David", "The subscription service already supports trials for the Pro plan."},
+		{"민준", "무료로 3 seat까지 쓰고, 연간 결제하면 20% 할인이에요."},
+		{"지현", "정리하면, 무료 좌석은 3개로 하기로 하죠."},
+	})
+	c := answer.NewContext(ptrs(turns), []int{1, 2, 3})
+	for _, m := range []answer.AnswerModel{onlyFeature(answer.FPrior, 5), answer.DefaultAnswerModel} {
+		if m.Prior == nil {
+			m.Prior = p
+		}
+		for _, cand := range m.Candidates(c, "무료 좌석은 몇 개로 정했나요?") {
+			if got := cand.F[answer.FPrior]; got != m.Prior.Default {
+				t.Errorf("Korean question, %q: prior %v, want the default %v", cand.Text, got, m.Prior.Default)
+			}
+		}
+		for _, cand := range m.Candidates(c, "How many free seats?") {
+			if want := m.Prior.Sentence(cand.Text); cand.F[answer.FPrior] != want {
+				t.Errorf("English question, %q: prior %v, want %v", cand.Text, cand.F[answer.FPrior], want)
+			}
+		}
+	}
+	if d := answer.DefaultAnswerModel.Prior; d.Sentence(turns[0].Text) <= d.Default {
+		t.Fatalf("the fixture's English sentence should have a prior above the default (%v), so the Korean question's default is a change", d.Default)
+	}
+}
+
 // With a same-turn penalty the second point comes from another turn even
 // when the first turn's second sentence scores a little higher; without
 // it, both points are the first turn's.

@@ -234,7 +234,7 @@ func CrossFitPrior(qs []Query) {
 				continue
 			}
 			for i := range q.Cands {
-				q.Cands[i].F[answer.FPrior] = p.Mean(rouge.Tokens(q.Cands[i].Text))
+				q.Cands[i].F[answer.FPrior] = p.Sentence(q.Cands[i].Text)
 			}
 		}
 	}
