@@ -125,6 +125,56 @@ func weakCommitment(s sentence, request bool, date time.Time) bool {
 	return due == ""
 }
 
+// unownedRequest reports whether a request to someone (sentence s of
+// turns[i], not a commitment of the speaker's own) is no action item of
+// its own: it names nobody and states no due date, and the reply does not
+// take it on, or takes it on in a commitment that names the task, which
+// is the item. Meetings are full of "you" that ask nothing of anyone
+// ("You have to make separate queries every time.", "You'll get feedback
+// from these guys.", "How much better can you make it?"); a request taken
+// on ("Can you check the booking?" — "Sure.") or addressed by name ("민준
+// 님, 다음 주 화요일까지 보내 주세요") stays. reply is the reply's index in
+// turns (-1: none), whose commitments to "it" alone the request item
+// covers.
+func unownedRequest(turns []Turn, i int, s sentence, speakers []string, date time.Time) (unowned bool, reply int) {
+	reply, accepted, committed := replyTakesOn(turns, i)
+	if anyMatch(firstPersonCues, s.norm) || actionLabelRE.MatchString(s.norm) || namedSpeaker(s, speakers, turns[i].Speaker) != "" {
+		return false, reply
+	}
+	if due, _ := findDue(s, date); due != "" {
+		return false, reply
+	}
+	return !accepted || committed, reply
+}
+
+// replyTakesOn finds the reply to turns[i], the first of the next
+// replyTurns turns by another speaker (-1: none), and reports whether it
+// takes a request on: it opens by accepting ("Sure.", "OK, by Friday",
+// "네, 알겠습니다") or commits its speaker ("I'll send it out to the
+// list"), committed when to a task the commitment names, not to "it"
+// alone.
+func replyTakesOn(turns []Turn, i int) (reply int, accepted, committed bool) {
+	for j := i + 1; j < len(turns) && j <= i+replyTurns; j++ {
+		if turns[j].Speaker == turns[i].Speaker {
+			continue
+		}
+		ss := sentences(turns[j].Text)
+		accepted = len(ss) > 0 && acceptRE.MatchString(ss[0].norm)
+		for _, r := range ss {
+			if commitRE.MatchString(r.norm) {
+				accepted = true
+				committed = committed || anyMatch(actionCues, r.norm) && !vague(commitment(r))
+			}
+		}
+		return j, accepted, committed
+	}
+	return -1, false, false
+}
+
+// acceptRE opens a reply that takes a request on; a bare "yeah" in a
+// meeting acknowledges more often than it accepts.
+var acceptRE = regexp.MustCompile(`^((yeah|yes|ok|okay)[,.!]?\s+)?((ok|okay|sure|alright|all right|yes|yep|will do|no problem|of course|certainly|absolutely|fine)\b|네|예|알겠|그럴게요|좋아요|좋습니다)`)
+
 // weCommitRE is what "we" will, should or need to do.
 var weCommitRE = regexp.MustCompile(`\bwe\s*(will|'ll|should|need to|have to|must|are going to|'re going to|are gonna|'re gonna)\b`)
 

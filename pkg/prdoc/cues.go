@@ -52,15 +52,19 @@ var (
 		`(담당|맡아|맡기|숙제|할\s?일|액션\s?아이템)`,
 		`까지\s*(해|보내|준비|정리|완료|제출|공유|작성|확인|마무리|올려)`,
 	)
-	openCues = compile(
+	openCues = append(compile(
 		`\bopen question\b`,
 		`\b(still|yet)\s+(need|have)\s+to\s+(decide|figure out|find out|check|discuss|see|think about|work out)\b`,
-		`\bnot\s+(sure|decided|clear)\s+(yet|whether|if|how|what|about)\b`,
 		`\b(to be decided|tbd|remains to be seen|we don't know yet|no decision yet|undecided|unresolved|pending)\b`,
 		`\b(come back to|revisit|park|table)\s+(this|that|it)\b`,
 		`아직\s*(결정|미정|모르|정해지|정하지|확실하지|논의)`, `아직\s*안\s*(정했|정해|정한|결정|나왔)`, `미정`, `확인이?\s*필요`, `논의가?\s*필요`,
 		`추후\s*(논의|결정|검토)`, `다시\s*(논의|얘기|이야기)`, `고민해\s*(봐야|보죠|볼)`,
-	)
+	), unsureRE)
+	// unsureRE is a doubt voiced ("this is not clear yet because …",
+	// "I'm not sure how well a scrolling wheel would work"): an open
+	// cue like the others, but an open question only when it says what
+	// is in doubt (see personalDoubt).
+	unsureRE    = regexp.MustCompile(`\bnot\s+(sure|decided|clear)\s+(yet|whether|if|how|what|about)\b`)
 	requestCues = compile(
 		`\b(can|could|would)\s+you\b`, `\bplease\b`, `\byou\s*(will|'ll|should|need to|have to|must)\b`,
 		// "…해 주세요", "보내 주세요", "알려 주시겠어요": any verb with 주다.

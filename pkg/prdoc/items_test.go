@@ -138,6 +138,28 @@ func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
 	}
 }
 
+// A doubt is an open question when it says what is in doubt for the
+// meeting, not when it is the speaker's own or names nothing.
+func TestLocalOpenQuestionsDoubts(t *testing.T) {
+	d := extract(t, prdoc.Input{Turns: turns(
+		"Ann: Cuz I'm not sure yet.",
+		"Bob: Again, I'm not sure how much I should talk about stuff before everyone's here.",
+		"Carol: I'm not sure what this'll mean.",
+		"Ann: If it's rubber, I'm not sure how well a scrolling wheel would work.",
+		"Bob: The noise dependency is not clear yet because all our nets are trained on the same noises.",
+		"Carol: We still need to decide who presents at the review.",
+	)})
+	got := textsOf(d.OpenQuestions, func(q prdoc.OpenQuestion) string { return q.Text })
+	want := []string{
+		"If it's rubber, I'm not sure how well a scrolling wheel would work.",
+		"The noise dependency is not clear yet because all our nets are trained on the same noises.",
+		"We still need to decide who presents at the review.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("open questions = %q\nwant %q", got, want)
+	}
+}
+
 // An action item is cleaned, trimmed to its commitment clause and listed
 // once.
 func TestLocalActionItemText(t *testing.T) {
@@ -193,6 +215,44 @@ func TestLocalWeakCommitments(t *testing.T) {
 		"I guess I'll send the filter settings to Carol by Friday.",
 		"We'll finish the casing drawings by next Monday.",
 		"I'll book the usability lab for the second round.",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("action items = %q\nwant %q", got, want)
+	}
+}
+
+// A request is an action item when it names its owner, states a due date
+// or is taken on in the reply; a "you" that asks nothing of anyone, or a
+// request the reply does not take on, is none. One task is one item: a
+// reply that takes the request on by a commitment to "it" is the
+// request's item ("Can you mail the schedule …?" — "… I'll send it out
+// …"), and one that names its task is the item instead of the request.
+// English and Korean.
+func TestLocalRequestsNeedAnOwner(t *testing.T) {
+	d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(
+		"Ann: You have to make separate queries every time.",
+		"Bob: Right, that's how the index works.",
+		"Ann: How much better can you make it?",
+		"Bob: Not much, the model is the limit.",
+		"Ann: Can you mail the schedule out to the list?",
+		"Bob: So that's where I'm putting it, but I'll send it out to the list tonight.",
+		"Carol: Bob, could you check the lab booking?",
+		"Ann: Can you prepare the cost sheet by Friday?",
+		"Carol: Hmm, the cost sheet is mostly done already.",
+		"Ann: Could you update the budget slides?",
+		"Carol: Sure, I'll update the budget slides after lunch.",
+		"민수: 회의록 좀 정리해 주세요.",
+		"지영: 네, 알겠습니다.",
+		"민수: 발표 자료도 한번 확인해 주세요.",
+		"지영: 그건 지난주에 다 봤어요.",
+	)})
+	got := textsOf(d.ActionItems, func(a prdoc.ActionItem) string { return a.Owner + ": " + a.Text })
+	want := []string{
+		"Bob: Can you mail the schedule out to the list?",
+		"Bob: Could you check the lab booking?",
+		"Carol: Can you prepare the cost sheet by Friday?",
+		"Carol: I'll update the budget slides after lunch.",
+		"지영: 회의록 좀 정리해 주세요.",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("action items = %q\nwant %q", got, want)

@@ -106,6 +106,10 @@ type itemSink struct {
 	as     *collector[ActionItem]
 	qs     *collector[OpenQuestion]
 	recap  recap // the recap under way, if any
+	// covered is the seq of the turn that took on the latest request
+	// kept as an action item: its commitments to "it" alone are that
+	// item.
+	covered int
 }
 
 func (l *Local) newItemSink(speakers []string) *itemSink {
@@ -117,6 +121,7 @@ func (l *Local) newItemSink(speakers []string) *itemSink {
 		picker:   picker,
 		speakers: speakers,
 		opts:     l.opts,
+		covered:  -1,
 		ds:       newCollector(l.opts.MaxDecisions, func(d Decision) string { return d.Text }),
 		as:       newActionCollector(l.opts.MaxActionItems),
 		qs:       newCollector(l.opts.MaxOpenQuestions, func(q OpenQuestion) string { return q.Text }),
@@ -150,21 +155,13 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 		text := cutRunes(s.text, MaxItemRunes)
 		question := s.isQuestion()
 		request := anyMatch(requestCues, s.norm)
-		explicit := anyMatch(openCues, s.norm)
+		explicit := anyMatch(openCues, s.norm) && !personalDoubt(s)
 		decision, score := k.decision(s, turns, i)
 		if decision {
 			k.addDecision(Decision{Text: text, Speaker: t.Speaker, Seq: t.Seq, Topic: topic}, score)
 		}
 		if anyMatch(actionCues, s.norm) && (!question || request) && !weakCommitment(s, request, date) {
-			bonus := 0.0
-			if actionLabelRE.MatchString(s.norm) {
-				bonus = labelledBonus
-			}
-			text := commitment(s)
-			if prev != nil && vague(text) {
-				text = capWords(prev.text) + " " + text
-			}
-			k.addAction(ActionItem{Text: text, Owner: owner(turns, i, s, k.speakers, request), Seq: t.Seq, Topic: topic}, s, date, bonus)
+			k.action(turns, i, s, prev, request, topic, date)
 		}
 		if !decision && (explicit || question && !request && openQuestion(s) && !answered(turns, i, s)) {
 			score := float64(min(s.terms, 20)) / 10
@@ -174,6 +171,37 @@ func (k *itemSink) turn(turns []Turn, i int, agenda []AgendaItem, date time.Time
 			k.qs.add(OpenQuestion{Text: text, Asker: t.Speaker, Seq: t.Seq, Topic: topic}, t.Seq, score)
 		}
 	}
+}
+
+// action adds the action item of sentence s of turns[i], an action
+// sentence (prev is the turn's sentence before it), unless it is a
+// request nobody owns (unownedRequest) or a commitment to "it" that takes
+// on a request kept as an item.
+func (k *itemSink) action(turns []Turn, i int, s sentence, prev *sentence, request bool, topic string, date time.Time) {
+	t := turns[i]
+	if request {
+		unowned, reply := unownedRequest(turns, i, s, k.speakers, date)
+		if unowned {
+			return
+		}
+		if reply >= 0 {
+			k.covered = turns[reply].Seq
+		}
+	}
+	bonus := 0.0
+	if actionLabelRE.MatchString(s.norm) {
+		bonus = labelledBonus
+	}
+	text := commitment(s)
+	if vague(text) {
+		switch {
+		case prev != nil:
+			text = capWords(prev.text) + " " + text
+		case t.Seq == k.covered && !request:
+			return // the request it takes on is the item
+		}
+	}
+	k.addAction(ActionItem{Text: text, Owner: owner(turns, i, s, k.speakers, request), Seq: t.Seq, Topic: topic}, s, date, bonus)
 }
 
 // recapped adds sentence s of turn t as the item a recap reads out (see

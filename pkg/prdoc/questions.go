@@ -58,3 +58,38 @@ func answered(turns []Turn, i int, s sentence) bool {
 	}
 	return false
 }
+
+// personalDoubt reports whether the only open cue of s is a doubt that
+// does not say what is in doubt for the meeting: the speaker's own ("I'm
+// not sure how much I should talk about it", "I'm not sure if I wanted
+// it there") or one of fewer than three content terms ("Cuz I'm not sure
+// yet.", "I'm not sure what this'll mean."). "I'm not sure how well a
+// scrolling wheel would work" stays an open question.
+func personalDoubt(s sentence) bool {
+	loc := unsureRE.FindStringIndex(s.norm)
+	if loc == nil {
+		return false
+	}
+	for _, re := range openCues {
+		if re != unsureRE && re.MatchString(s.norm) {
+			return false
+		}
+	}
+	rest := s.norm[loc[1]:]
+	if selfDoubtRE.MatchString(rest) {
+		return true
+	}
+	n := 0
+	for _, w := range textutil.Terms(nil, rest) {
+		if !contractionTails[w] {
+			n++
+		}
+	}
+	return n < 3
+}
+
+// contractionTails are what textutil.Terms leaves of "they're", "this'll".
+var contractionTails = map[string]bool{"ll": true, "re": true, "ve": true, "d": true, "s": true, "t": true, "m": true}
+
+// selfDoubtRE is the speaker in the clause of a doubt.
+var selfDoubtRE = regexp.MustCompile(`\b(i|i'm|i've|i'd|i'll|me|my|myself)\b`)
