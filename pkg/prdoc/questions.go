@@ -34,11 +34,17 @@ func openQuestion(s sentence) bool {
 func answered(turns []Turn, i int, s sentence) bool {
 	q := termSet(s.text)
 	reply := true
+	yesNo := yesNoQuestion(s)
 	for j := i + 1; j < len(turns) && j <= i+answerTurns; j++ {
 		if turns[j].Speaker == turns[i].Speaker {
 			continue
 		}
-		for _, r := range sentences(turns[j].Text) {
+		rs := sentences(turns[j].Text)
+		if yesNo && reply && j <= i+replyTurns && len(rs) > 0 && yesNoAnswerRE.MatchString(rs[0].norm) &&
+			!slices.ContainsFunc(rs, func(r sentence) bool { return anyMatch(deferCues, r.norm) || anyMatch(openCues, r.norm) }) {
+			return true
+		}
+		for _, r := range rs {
 			if anyMatch(deferCues, r.norm) || anyMatch(openCues, r.norm) {
 				return false
 			}
@@ -58,6 +64,31 @@ func answered(turns []Turn, i int, s sentence) bool {
 	}
 	return false
 }
+
+// yesNoQuestion reports whether s asks for a yes or a no: an English
+// question that opens with its verb ("Is the casing rubber?", "Did you
+// send it?") or has no question word ("You're gonna talk about Aurora
+// stuff, per se?"), a Korean one without a question word ("배포 전에 QA
+// 끝나나요?"); a choice between two ("…, or is that still a
+// possibility?") is none.
+func yesNoQuestion(s sentence) bool {
+	if choiceRE.MatchString(s.norm) {
+		return false
+	}
+	if hasHangul(s.norm) {
+		return !koreanQuestionWordRE.MatchString(s.norm)
+	}
+	return auxOpenRE.MatchString(s.norm) || !questionWordRE.MatchString(s.norm)
+}
+
+var (
+	choiceRE             = regexp.MustCompile(`\bor\b|아니면|또는`)
+	auxOpenRE            = regexp.MustCompile(`^((so|and|but|well|okay|ok|then)[, ]+)*(is|are|was|were|am|do|does|did|can|could|will|would|should|shall|have|has|had|may|might|must|isn't|aren't|wasn't|don't|doesn't|didn't|can't|couldn't|won't|wouldn't|shouldn't|haven't|hasn't)\b`)
+	questionWordRE       = regexp.MustCompile(`\b(what|who|whom|whose|which|when|where|why|how)\b`)
+	koreanQuestionWordRE = regexp.MustCompile(`누가|누구|언제|어디|무엇|뭐|뭘|왜|어떻게|어떤|어느|얼마|몇`)
+	// yesNoAnswerRE opens a reply that answers yes or no.
+	yesNoAnswerRE = regexp.MustCompile(`^(yes|yeah|yep|yup|no|nope|sure|right|exactly|correct|definitely|absolutely|of course|not really|i think so|i don't think so|네|예|아니요|아뇨|아니에요|맞아요|그렇죠|그럼요)\b|^(네|예|아니요|아뇨|맞아요|그럼요)`)
+)
 
 // personalDoubt reports whether the only open cue of s is a doubt that
 // does not say what is in doubt for the meeting: the speaker's own ("I'm
