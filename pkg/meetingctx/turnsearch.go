@@ -176,7 +176,7 @@ func turnScores(q TurnQuery, w TurnWeights, each func(i int, f *[TurnFeatureCoun
 		nz := nonzero(q.QueryVec)
 		if q.Packed != nil {
 			for _, r := range q.Packed {
-				if r.At < 0 || r.At+r.Vecs.Len() > n {
+				if r.Vecs == nil || r.At < 0 || r.At+r.Vecs.Len() > n {
 					continue
 				}
 				sc.acc = slices.Grow(sc.acc[:0], 2*r.Vecs.Len())

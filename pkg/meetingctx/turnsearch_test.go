@@ -364,6 +364,11 @@ func TestRankTurnsPacked(t *testing.T) {
 	if reflect.DeepEqual(RankTurns(q, w, 10), want) {
 		t.Fatal("a run's place is not read")
 	}
+	// A run outside the turns, or without embeddings, is no run.
+	q.Packed = []PackedRun{{0, nil}, {-1, PackVecs(q.Vecs)}, {1, PackVecs(q.Vecs)}}
+	if got := RankTurns(q, w, 10); !reflect.DeepEqual(got, RankTurns(q, TurnWeights{BM25: 0.2, Window: 2}, 10)) {
+		t.Fatalf("with runs out of place %v", seqs(got))
+	}
 	// Turns in no run have no embedding leg.
 	q.Packed = []PackedRun{}
 	q.Vecs = nil
