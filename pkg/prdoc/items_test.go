@@ -138,57 +138,65 @@ func TestLocalOpenQuestionsAnsweredAndTrivial(t *testing.T) {
 	}
 }
 
-// A question that asks for a yes or a no is answered by one ("Yeah.",
-// "네."), unless the reply also puts it off; a question of what, who or
-// which, or a choice between two, needs more than a yes.
-func TestLocalOpenQuestionsYesNo(t *testing.T) {
-	d := extract(t, prdoc.Input{Turns: turns(
-		"Ann: You're gonna talk about the Aurora results, per se?",
-		"Bob: Yeah.",
-		"Ann: Did you send the casing drawings to the factory?",
-		"Bob: No.",
-		"Carol: Which supplier makes the rubber casing?",
-		"Bob: Yeah.",
-		"Carol: Is the casing going to be rubber or hard plastic?",
-		"Ann: Yes.",
-		"민수: 배포 전에 QA 테스트가 끝나나요?",
-		"지영: 네.",
-		"민수: 독일어 일본어 공개 시점도 아직이죠?",
-		"지영: 네, 그것도 2.1 계획할 때 정해요.",
-		"Ann: Is the remote control going to ship with batteries?",
-		"Bob: Yes, but we'll decide that later.",
-	)})
-	got := textsOf(d.OpenQuestions, func(q prdoc.OpenQuestion) string { return q.Text })
-	want := []string{
-		"Which supplier makes the rubber casing?",
-		"Is the casing going to be rubber or hard plastic?",
-		"독일어 일본어 공개 시점도 아직이죠?",
-		"Is the remote control going to ship with batteries?",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("open questions = %q\nwant %q", got, want)
-	}
-}
-
-// A doubt is an open question when it says what is in doubt for the
-// meeting, not when it is the speaker's own or names nothing.
-func TestLocalOpenQuestionsDoubts(t *testing.T) {
-	d := extract(t, prdoc.Input{Turns: turns(
-		"Ann: Cuz I'm not sure yet.",
-		"Bob: Again, I'm not sure how much I should talk about stuff before everyone's here.",
-		"Carol: I'm not sure what this'll mean.",
-		"Ann: If it's rubber, I'm not sure how well a scrolling wheel would work.",
-		"Bob: The noise dependency is not clear yet because all our nets are trained on the same noises.",
-		"Carol: We still need to decide who presents at the review.",
-	)})
-	got := textsOf(d.OpenQuestions, func(q prdoc.OpenQuestion) string { return q.Text })
-	want := []string{
-		"If it's rubber, I'm not sure how well a scrolling wheel would work.",
-		"The noise dependency is not clear yet because all our nets are trained on the same noises.",
-		"We still need to decide who presents at the review.",
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("open questions = %q\nwant %q", got, want)
+// Which questions and doubts stay open.
+func TestLocalOpenQuestionsYesNoAndDoubts(t *testing.T) {
+	tests := []struct {
+		name       string
+		give, want []string
+	}{{
+		// A question that asks for a yes or a no is answered by one
+		// ("Yeah.", "네."), unless the reply also puts it off; a
+		// question of what, who or which, or a choice between two,
+		// needs more than a yes.
+		name: "yes-no",
+		give: []string{
+			"Ann: You're gonna talk about the Aurora results, per se?",
+			"Bob: Yeah.",
+			"Ann: Did you send the casing drawings to the factory?",
+			"Bob: No.",
+			"Carol: Which supplier makes the rubber casing?",
+			"Bob: Yeah.",
+			"Carol: Is the casing going to be rubber or hard plastic?",
+			"Ann: Yes.",
+			"민수: 배포 전에 QA 테스트가 끝나나요?",
+			"지영: 네.",
+			"민수: 독일어 일본어 공개 시점도 아직이죠?",
+			"지영: 네, 그것도 2.1 계획할 때 정해요.",
+			"Ann: Is the remote control going to ship with batteries?",
+			"Bob: Yes, but we'll decide that later.",
+		},
+		want: []string{
+			"Which supplier makes the rubber casing?",
+			"Is the casing going to be rubber or hard plastic?",
+			"독일어 일본어 공개 시점도 아직이죠?",
+			"Is the remote control going to ship with batteries?",
+		},
+	}, {
+		// A doubt is an open question when it says what is in doubt
+		// for the meeting, not when it is the speaker's own or names
+		// nothing.
+		name: "doubts",
+		give: []string{
+			"Ann: Cuz I'm not sure yet.",
+			"Bob: Again, I'm not sure how much I should talk about stuff before everyone's here.",
+			"Carol: I'm not sure what this'll mean.",
+			"Ann: If it's rubber, I'm not sure how well a scrolling wheel would work.",
+			"Bob: The noise dependency is not clear yet because all our nets are trained on the same noises.",
+			"Carol: We still need to decide who presents at the review.",
+		},
+		want: []string{
+			"If it's rubber, I'm not sure how well a scrolling wheel would work.",
+			"The noise dependency is not clear yet because all our nets are trained on the same noises.",
+			"We still need to decide who presents at the review.",
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := extract(t, prdoc.Input{Turns: turns(tt.give...)})
+			if got := textsOf(d.OpenQuestions, func(q prdoc.OpenQuestion) string { return q.Text }); !slices.Equal(got, tt.want) {
+				t.Errorf("open questions = %q\nwant %q", got, tt.want)
+			}
+		})
 	}
 }
 
