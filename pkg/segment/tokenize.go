@@ -182,7 +182,7 @@ func foldPlural(w string) string {
 
 // koreanTerm normalises a Hangul word: particles and verb endings are
 // stripped (at most twice, "회의에서는" → "회의"), stop words give "".
-// predicate reports a verb or adjective form.
+// predicate reports a verb or adjective form, which names no topic.
 func koreanTerm(w string) (term string, predicate bool) {
 	if koreanStop[w] {
 		return "", false
@@ -200,6 +200,12 @@ func koreanTerm(w string) (term string, predicate bool) {
 	}
 	for _, end := range []string{"다", "요", "죠", "까", "니"} {
 		predicate = predicate || strings.HasSuffix(w, end)
+	}
+	// A conditional or a joined clause ("나오면", "보내고"): a noun of
+	// three syllables or more seldom ends in 면 or 고 (화면, 광고 have
+	// two).
+	if utf8.RuneCountInString(w) >= 3 && (strings.HasSuffix(w, "면") || strings.HasSuffix(w, "고")) {
+		predicate = true
 	}
 	return w, predicate
 }

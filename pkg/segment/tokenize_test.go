@@ -52,6 +52,22 @@ func TestTokenizeKorean(t *testing.T) {
 	}
 }
 
+// A verb or adjective form names no topic: it is no keyword.
+func TestKoreanPredicate(t *testing.T) {
+	tests := []struct {
+		give string
+		want bool
+	}{
+		{"나오면", true}, {"보내고", true}, {"정리합니다", true}, {"확인했어요", true},
+		{"화면", false}, {"광고", false}, {"데이터베이스", false}, {"회의에서는", false}, {"배터리를", false},
+	}
+	for _, tt := range tests {
+		if _, got := koreanTerm(tt.give); got != tt.want {
+			t.Errorf("koreanTerm(%q) predicate = %v, want %v", tt.give, got, tt.want)
+		}
+	}
+}
+
 func TestFoldPlural(t *testing.T) {
 	tests := []struct{ give, want string }{
 		{"batteries", "battery"}, {"buttons", "button"}, {"process", "process"}, {"status", "status"},
