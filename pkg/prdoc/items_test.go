@@ -225,6 +225,11 @@ func TestLocalActionItemText(t *testing.T) {
 			"엠바고 안내 메일 초안은 거의 다 됐어요. 금요일까지 보내 드릴게요."},
 		{"korean object in the commitment", []string{"민준: 초안은 거의 다 됐어요. 견적서를 금요일까지 정리하겠습니다."}, "견적서를 금요일까지 정리하겠습니다."},
 		{"korean object with a comma", []string{"박민준: 네, 장애 공지 템플릿 한국어, 영어로 3월 27일까지 준비할게요."}, "장애 공지 템플릿 한국어, 영어로 3월 27일까지 준비할게요."},
+		// An answer to "who will …?" takes on what the question asks.
+		{"answers who", []string{"Alice: Who prepares the usability report?", "Bob: I'll do it by Friday."},
+			"Who prepares the usability report? I'll do it by Friday."},
+		{"korean answers who", []string{"서연: Trial 화면 문구는 누가 써요?", "민준: 제가 할게요. 한국어랑 영어 둘 다 3월 19일까지 드릴게요."},
+			"Trial 화면 문구는 누가 써요? 한국어랑 영어 둘 다 3월 19일까지 드릴게요."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

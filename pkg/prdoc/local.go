@@ -199,9 +199,24 @@ func (k *itemSink) action(turns []Turn, i int, s sentence, prev *sentence, reque
 			text = capWords(prev.text) + " " + text
 		case t.Seq == k.covered && !request:
 			return // the request it takes on is the item
+		case k.prev != nil && k.prev.Speaker != t.Speaker:
+			// An answer to "who will …?" takes on what it asks ("Trial
+			// 화면 문구는 누가 써요?" — "…3월 19일까지 드릴게요").
+			if q, ok := lastQuestion(k.prev.Text); ok {
+				text = capWords(q) + " " + text
+			}
 		}
 	}
 	k.addAction(ActionItem{Text: text, Owner: owner(turns, i, s, k.speakers, request), Seq: t.Seq, Topic: topic}, s, date, bonus)
+}
+
+// lastQuestion is the last sentence of a turn when it is a question.
+func lastQuestion(text string) (string, bool) {
+	ss := sentences(text)
+	if len(ss) == 0 || !ss[len(ss)-1].isQuestion() {
+		return "", false
+	}
+	return ss[len(ss)-1].text, true
 }
 
 // recapped adds sentence s of turn t as the item a recap reads out (see
