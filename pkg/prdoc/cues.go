@@ -80,8 +80,6 @@ var (
 		`(제가|저는|저희가|내가|나는|제\s?쪽)`,
 		`(하겠습니다|할게요|할께요|하겠어요|드리겠습니다|드릴게요|맡겠습니다|맡을게요|볼게요|보겠습니다)`,
 	)
-	// Sentences that only look like a question or commitment.
-	fillerRE = regexp.MustCompile(`^(right|okay|ok|yeah|yes|no|so|really|sorry|what|huh|hm+|um+|uh+|you know|isn't it|is it|don't you think|좋아요|네|예|그렇죠|그래요|맞아요|뭐라고요)\b`)
 	markupRE = regexp.MustCompile(`\{[a-z_]+\}|<[a-z_]+>|\[[a-z_ ]+\]`)
 	spaceRE  = regexp.MustCompile(`\s+`)
 )

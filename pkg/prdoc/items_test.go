@@ -22,6 +22,8 @@ func TestLocalDecisionAgreedProposal(t *testing.T) {
 		{"english unanswered", []string{"Alice: Why don't we use the rubber casing for the remote control?", "Bob: The weather is nice today."}, -1},
 		{"korean agreed", []string{"지영: 고무 케이스로 가는 게 어떨까요?", "민수: 좋아요, 그렇게 하죠."}, 0},
 		{"korean unanswered", []string{"지영: 고무 케이스로 가는 게 어떨까요?", "민수: 오늘 날씨가 좋네요 정말로."}, -1},
+		// "예산…" opens with 예 but says no "예" (yes).
+		{"korean reply opening with 예산", []string{"지영: 고무 케이스로 가는 게 어떨까요?", "민수: 예산이 먼저예요."}, -1},
 		// A statement is settled by a firm agreement or when it asks for
 		// one; a "yeah" only acknowledges it.
 		{"statement acknowledged", []string{"Alice: The prototype is being recorded at forty-eight kilohertz.", "Bob: Yeah."}, -1},
@@ -162,6 +164,8 @@ func TestLocalOpenQuestionsYesNoAndDoubts(t *testing.T) {
 			"지영: 네.",
 			"민수: 독일어 일본어 공개 시점도 아직이죠?",
 			"지영: 네, 그것도 2.1 계획할 때 정해요.",
+			"민수: 새 빌드 스토어에 올렸나요?",
+			"지영: 예전 빌드예요.",
 			"Ann: Is the remote control going to ship with batteries?",
 			"Bob: Yes, but we'll decide that later.",
 		},
@@ -169,6 +173,7 @@ func TestLocalOpenQuestionsYesNoAndDoubts(t *testing.T) {
 			"Which supplier makes the rubber casing?",
 			"Is the casing going to be rubber or hard plastic?",
 			"독일어 일본어 공개 시점도 아직이죠?",
+			"새 빌드 스토어에 올렸나요?",
 			"Is the remote control going to ship with batteries?",
 		},
 	}, {
@@ -290,6 +295,8 @@ func TestLocalRequestsNeedAnOwner(t *testing.T) {
 		"지영: 네, 알겠습니다.",
 		"민수: 발표 자료도 한번 확인해 주세요.",
 		"지영: 그건 지난주에 다 봤어요.",
+		"민수: 견적서 파일도 한번 확인해 주세요.",
+		"지영: 예산표 말씀이세요?",
 	)})
 	got := textsOf(d.ActionItems, func(a prdoc.ActionItem) string { return a.Owner + ": " + a.Text })
 	want := []string{

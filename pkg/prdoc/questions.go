@@ -86,8 +86,9 @@ var (
 	auxOpenRE            = regexp.MustCompile(`^((so|and|but|well|okay|ok|then)[, ]+)*(is|are|was|were|am|do|does|did|can|could|will|would|should|shall|have|has|had|may|might|must|isn't|aren't|wasn't|don't|doesn't|didn't|can't|couldn't|won't|wouldn't|shouldn't|haven't|hasn't)\b`)
 	questionWordRE       = regexp.MustCompile(`\b(what|who|whom|whose|which|when|where|why|how)\b`)
 	koreanQuestionWordRE = regexp.MustCompile(`누가|누구|언제|어디|무엇|뭐|뭘|왜|어떻게|어떤|어느|얼마|몇`)
-	// yesNoAnswerRE opens a reply that answers yes or no.
-	yesNoAnswerRE = regexp.MustCompile(`^(yes|yeah|yep|yup|no|nope|sure|right|exactly|correct|definitely|absolutely|of course|not really|i think so|i don't think so|네|예|아니요|아뇨|아니에요|맞아요|그렇죠|그럼요)\b|^(네|예|아니요|아뇨|맞아요|그럼요)`)
+	// yesNoAnswerRE opens a reply that answers yes or no ("네," but not
+	// "예산은 …": Go's \b knows no Hangul).
+	yesNoAnswerRE = regexp.MustCompile(`^(yes|yeah|yep|yup|no|nope|sure|right|exactly|correct|definitely|absolutely|of course|not really|i think so|i don't think so)\b|^(네|예|아니요|아뇨|아니에요|맞아요|그렇죠|그럼요)([^\p{Hangul}]|$)`)
 )
 
 // personalDoubt reports whether the only open cue of s is a doubt that
