@@ -58,8 +58,7 @@ const (
 	// likely a token of a candidate sentence is to be in a person's answer
 	// (in the train split, "the" often and "I", "we", "you", "so" almost
 	// never are). Sentences without such tokens or with Hangul, and every
-	// sentence for a question in Korean, get the prior's
-	// default.
+	// sentence for a question in Korean, get the prior's default.
 	FPrior
 	// FNearRR is the mean FTurnRR of the context turns within 3 seqs:
 	// whether the turn sits among other search hits, as the turns of an
