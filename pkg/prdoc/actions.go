@@ -147,28 +147,25 @@ func unownedRequest(turns []Turn, i int, s sentence, speakers []string, date tim
 	return !accepted || committed, reply
 }
 
-// replyTakesOn finds the reply to turns[i], the first of the next
-// replyTurns turns by another speaker (-1: none), and reports whether it
-// takes a request on: it opens by accepting ("Sure.", "OK, by Friday",
-// "네, 알겠습니다") or commits its speaker ("I'll send it out to the
-// list"), committed when to a task the commitment names, not to "it"
-// alone.
+// replyTakesOn finds the reply to turns[i] (replyTo; -1: none) and
+// reports whether it takes a request on: it opens by accepting ("Sure.",
+// "OK, by Friday", "네, 알겠습니다") or commits its speaker ("I'll send it
+// out to the list"), committed when to a task the commitment names, not
+// to "it" alone.
 func replyTakesOn(turns []Turn, i int) (reply int, accepted, committed bool) {
-	for j := i + 1; j < len(turns) && j <= i+replyTurns; j++ {
-		if turns[j].Speaker == turns[i].Speaker {
-			continue
-		}
-		ss := sentences(turns[j].Text)
-		accepted = len(ss) > 0 && acceptRE.MatchString(ss[0].norm)
-		for _, r := range ss {
-			if commitRE.MatchString(r.norm) {
-				accepted = true
-				committed = committed || anyMatch(actionCues, r.norm) && !vague(commitment(r))
-			}
-		}
-		return j, accepted, committed
+	reply = replyTo(turns, i)
+	if reply < 0 {
+		return -1, false, false
 	}
-	return -1, false, false
+	ss := sentences(turns[reply].Text)
+	accepted = len(ss) > 0 && acceptRE.MatchString(ss[0].norm)
+	for _, r := range ss {
+		if commitRE.MatchString(r.norm) {
+			accepted = true
+			committed = committed || anyMatch(actionCues, r.norm) && !vague(commitment(r))
+		}
+	}
+	return reply, accepted, committed
 }
 
 // acceptRE opens a reply that takes a request on; a bare "yeah" in a

@@ -156,17 +156,26 @@ func proposes(text string) bool {
 // replyTurns turns by another speaker, opens by agreeing.
 func agreedTo(turns []Turn, i int) bool { return replyOpens(turns, i, agreementRE) }
 
-// replyOpens reports whether the reply to turns[i], the first of the next
-// replyTurns turns by another speaker, opens with a sentence re matches.
+// replyOpens reports whether the reply to turns[i] (replyTo) opens with a
+// sentence re matches.
 func replyOpens(turns []Turn, i int, re *regexp.Regexp) bool {
-	for j := i + 1; j < len(turns) && j <= i+replyTurns; j++ {
-		if turns[j].Speaker == turns[i].Speaker {
-			continue
-		}
-		ss := sentences(turns[j].Text)
-		return len(ss) > 0 && re.MatchString(ss[0].norm)
+	j := replyTo(turns, i)
+	if j < 0 {
+		return false
 	}
-	return false
+	ss := sentences(turns[j].Text)
+	return len(ss) > 0 && re.MatchString(ss[0].norm)
+}
+
+// replyTo is the index of the reply to turns[i], the first of the next
+// replyTurns turns by another speaker, or -1.
+func replyTo(turns []Turn, i int) int {
+	for j := i + 1; j < len(turns) && j <= i+replyTurns; j++ {
+		if turns[j].Speaker != turns[i].Speaker {
+			return j
+		}
+	}
+	return -1
 }
 
 // DecisionModel is a logistic-regression scorer over the decision
