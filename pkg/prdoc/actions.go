@@ -170,7 +170,7 @@ func replyTakesOn(turns []Turn, i int) (reply int, accepted, committed bool) {
 
 // acceptRE opens a reply that takes a request on; a bare "yeah" in a
 // meeting acknowledges more often than it accepts.
-var acceptRE = regexp.MustCompile(`^((yeah|yes|ok|okay)[,.!]?\s+)?((ok|okay|sure|alright|all right|yes|yep|will do|no problem|of course|certainly|absolutely|fine)\b|(네|예)([^\p{Hangul}]|$)|알겠|그럴게요|좋아요|좋습니다)`)
+var acceptRE = regexp.MustCompile(`^((yeah|yes|ok|okay)[,.!]?\s+)?((ok|okay|sure|alright|all right|yes|yep|will do|no problem|of course|certainly|absolutely|fine)\b|(네|예)` + hangulEnd + `|알겠|그럴게요|좋아요|좋습니다)`)
 
 // weCommitRE is what "we" will, should or need to do.
 var weCommitRE = regexp.MustCompile(`\bwe\s*(will|'ll|should|need to|have to|must|are going to|'re going to|are gonna|'re gonna)\b`)

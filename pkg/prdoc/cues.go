@@ -84,6 +84,11 @@ var (
 	spaceRE  = regexp.MustCompile(`\s+`)
 )
 
+// hangulEnd ends a Korean word in a pattern, as \b ends an English one
+// (Go's \b knows only ASCII letters): "(네|예)" + hangulEnd matches "네,"
+// but not "예산".
+const hangulEnd = `([^\p{Hangul}]|$)`
+
 func compile(patterns ...string) []*regexp.Regexp {
 	out := make([]*regexp.Regexp, len(patterns))
 	for i, p := range patterns {

@@ -48,7 +48,7 @@ var (
 	)
 	// An agreement opens the sentence; a proposal may stand anywhere.
 	// (Go's \b is ASCII-only: the Korean forms go without it.)
-	agreementRE = regexp.MustCompile(`^((yeah|yes|yep|okay|ok|right|sure|agreed|fine|sounds good|good|great|perfect|absolutely|exactly|definitely|let's do (it|that)|i agree|that's (fine|good|great|right))\b|좋아요|좋습니다|좋네요|(네|예)([^\p{Hangul}]|$)|그래요|그렇게 하죠|동의|찬성|알겠습니다)`)
+	agreementRE = regexp.MustCompile(`^((yeah|yes|yep|okay|ok|right|sure|agreed|fine|sounds good|good|great|perfect|absolutely|exactly|definitely|let's do (it|that)|i agree|that's (fine|good|great|right))\b|좋아요|좋습니다|좋네요|(네|예)` + hangulEnd + `|그래요|그렇게 하죠|동의|찬성|알겠습니다)`)
 	// A firm agreement says more than "yeah" or "okay", which in a
 	// meeting often only acknowledge; asksAgreementRE a turn that asks
 	// for one.

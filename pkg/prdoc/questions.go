@@ -87,8 +87,8 @@ var (
 	questionWordRE       = regexp.MustCompile(`\b(what|who|whom|whose|which|when|where|why|how)\b`)
 	koreanQuestionWordRE = regexp.MustCompile(`누가|누구|언제|어디|무엇|뭐|뭘|왜|어떻게|어떤|어느|얼마|몇`)
 	// yesNoAnswerRE opens a reply that answers yes or no ("네," but not
-	// "예산은 …": Go's \b knows no Hangul).
-	yesNoAnswerRE = regexp.MustCompile(`^(yes|yeah|yep|yup|no|nope|sure|right|exactly|correct|definitely|absolutely|of course|not really|i think so|i don't think so)\b|^(네|예|아니요|아뇨|아니에요|맞아요|그렇죠|그럼요)([^\p{Hangul}]|$)`)
+	// "예산은 …").
+	yesNoAnswerRE = regexp.MustCompile(`^(yes|yeah|yep|yup|no|nope|sure|right|exactly|correct|definitely|absolutely|of course|not really|i think so|i don't think so)\b|^(네|예|아니요|아뇨|아니에요|맞아요|그렇죠|그럼요)` + hangulEnd)
 )
 
 // personalDoubt reports whether the only open cue of s is a doubt that
