@@ -368,6 +368,9 @@ type cleanSentence struct {
 	sig termSig
 	// prior is DefaultAnswerModel.Prior's for it (TokenPrior.Sentence).
 	prior float64
+	// length and question are its FLength and FQuestion.
+	length   float64
+	question bool
 }
 
 // textSentences keeps the cleaned sentences of turns that are not
@@ -404,7 +407,8 @@ func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
 				if w < minSentenceWords {
 					continue
 				}
-				cs := cleanSentence{text: piece, words: w, prior: DefaultAnswerModel.Prior.Sentence(piece)}
+				cs := cleanSentence{text: piece, words: w, prior: DefaultAnswerModel.Prior.Sentence(piece),
+					length: min(1, math.Log1p(float64(w))/math.Log(41)), question: strings.HasSuffix(piece, "?")}
 				cs.terms, cs.freqs, cs.sig = countTerms(textutil.Stemmed(nil, piece))
 				cache.sents = append(cache.sents, cs)
 			}
@@ -548,11 +552,18 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			nearRR /= float64(cnt)
 		}
 		ts := sents[k]
+		// What the turn's sentences share.
 		raw, cw := ts.rawWords, ts.cleanWords
 		named := 0.0
 		if speakerMatches(t, lowerQuery) || who != "" && speakerMatches(t, who) {
 			named = 1
 		}
+		turnLength := min(1, math.Log1p(float64(raw))/math.Log(201))
+		noise := 0.0
+		if raw > 0 {
+			noise = max(0, 1-float64(cw)/float64(raw))
+		}
+		share := float64(speakers[speakerOf(*t)]) / float64(len(idx))
 		for p, cs := range ts.sents {
 			w := cs.words
 			sen := Sentence{Turn: i, Pos: p, Text: cs.text, Words: w, terms: cs.terms}
@@ -569,22 +580,17 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 				f[FCover] = float64(cover) / float64(len(qterms))
 				f[FHits] = min(1, float64(hits)/3)
 			}
-			f[FLength] = min(1, math.Log1p(float64(w))/math.Log(41))
+			f[FLength] = cs.length
 			if w < 6 {
 				f[FShort] = 1
 			}
-			if strings.HasSuffix(cs.text, "?") {
+			if cs.question {
 				f[FQuestion] = 1
 			}
 			if len(ts.sents) > 1 {
 				f[FPosition] = float64(p) / float64(len(ts.sents)-1)
 			}
-			f[FTurnLength] = min(1, math.Log1p(float64(raw))/math.Log(201))
-			if raw > 0 {
-				f[FNoise] = max(0, 1-float64(cw)/float64(raw))
-			}
-			f[FSpeakerNamed] = named
-			f[FSpeakerShare] = float64(speakers[speakerOf(*t)]) / float64(len(idx))
+			f[FTurnLength], f[FNoise], f[FSpeakerNamed], f[FSpeakerShare] = turnLength, noise, named, share
 			switch {
 			case koreanQuery:
 				f[FPrior] = m.Prior.neutral()
