@@ -543,6 +543,12 @@ func score(n int, query string, doc func(int) (*meetingctx.Turn, *Indexed)) []fl
 		qb[j] = []byte(w)
 		qs[j].word, qs[j].bit = termBit(w)
 	}
+	// A turn may have a term in a Hangul spelling ("테스트" for "test").
+	for _, w := range q {
+		for _, ko := range textutil.Spellings(w) {
+			qb = append(qb, []byte(ko))
+		}
+	}
 	for i := range n {
 		t, d := doc(i)
 		row := tf[i*len(q) : (i+1)*len(q)]

@@ -123,6 +123,27 @@ func TestRankTurnsKoreanAndEnglish(t *testing.T) {
 	}
 }
 
+// A question in one language finds a turn in the other through the
+// Hangul spellings of English words ("대시보드" is "dashboard").
+func TestRankTurnsAcrossLanguages(t *testing.T) {
+	q := TurnQuery{Turns: []Turn{
+		{Seq: 0, Text: "오늘 회의 안건은 예산입니다"},
+		{Seq: 1, Text: "I'll build one launch dashboard with crash-free rates by platform."},
+		{Seq: 2, Text: "the launch date moved to May"},
+		{Seq: 3, Text: "스크린샷은 다음 주 월요일에 다시 찍을게요"},
+	}}
+	for _, c := range []struct {
+		query string
+		want  int
+	}{{"대시보드는 누가 만들어요?", 1}, {"Who takes the screenshots again?", 3}} {
+		q.Query = c.query
+		hits := RankTurns(q, DefaultTurnWeights, 4)
+		if len(hits) == 0 || hits[0].Seq != c.want {
+			t.Errorf("%q: hits %v, want seq %d first", c.query, seqs(hits), c.want)
+		}
+	}
+}
+
 func TestRankTurnsNoMatchAndPrior(t *testing.T) {
 	q := TurnQuery{Query: "budget", Turns: []Turn{
 		{Seq: 0, Text: "we talk about the budget"},

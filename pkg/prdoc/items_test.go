@@ -413,3 +413,25 @@ func TestLocalRecapLists(t *testing.T) {
 		}
 	}
 }
+
+// A task taken on in English and read out in a Korean recap in the
+// Hangul spellings of its words ("테스트 플랜" for "test plan") is one
+// item, the recap's.
+func TestLocalRecapInTheOtherLanguageIsOneItem(t *testing.T) {
+	d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(
+		"Priya Raman: I'll write the conflict test plan by Tuesday.",
+		"David Park: Good, I need it before the merge.",
+		"김지현: 그럼 action item 읽을게요.",
+		"김지현: Priya, conflict 테스트 플랜 3월 17일까지, 부하 테스트 재실행 17일.",
+		"Priya Raman: Yes.",
+	)})
+	var got []string
+	for _, a := range d.ActionItems {
+		if a.Owner == "Priya Raman" {
+			got = append(got, a.Text)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "테스트 플랜") {
+		t.Errorf("Priya's action items %q, want the recap's alone", got)
+	}
+}

@@ -1,6 +1,8 @@
 // Package textutil normalises Korean and English text into terms for
 // lexical search: lowercased words of letters and digits, English stop
-// words dropped, common Korean particles stripped from Hangul words.
+// words dropped, common Korean particles stripped from Hangul words, and
+// Hangul spellings of English words read as the English word
+// (loanwords).
 package textutil
 
 import (
@@ -111,7 +113,15 @@ func Stem(t string) string {
 func normalize(w string) string {
 	w = strings.ToLower(w)
 	if isHangulWord(w) {
+		// A loanword is looked up as it is and without its particle:
+		// "로고" ends in a syllable that is also a particle.
+		if en, ok := loanwords[w]; ok {
+			return en
+		}
 		w = StripParticle(w)
+		if en, ok := loanwords[w]; ok {
+			return en
+		}
 		if utf8.RuneCountInString(w) < 1 || koreanStop[w] {
 			return ""
 		}
