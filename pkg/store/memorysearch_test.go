@@ -227,3 +227,38 @@ func TestRetokenizeMigrationRefillsKoreanTerms(t *testing.T) {
 		t.Fatalf("after: %d hits, want both turns", len(ms))
 	}
 }
+
+// Terms stored before the tokenizer read Hangul spellings of English
+// words as the English word ("테스트" kept as Hangul) are dropped by
+// migration 0009 and filled again by the next search, which then finds
+// the Korean turn for an English question.
+func TestLoanwordMigrationRefillsKoreanTerms(t *testing.T) {
+	f := newSearchFixture(t)
+	ctx := context.Background()
+	f.turns(t, f.acme, f.c, "user\t부하 테스트는 17일에 다시 해요", "user\tthe load test report is done")
+	if ms := f.search(t, f.acme, f.c, "test", 10); len(ms) != 2 {
+		t.Fatalf("before: %d hits, want both turns", len(ms))
+	}
+	// The earlier tokenizer's terms of the Korean turn.
+	pool := f.st.Pool()
+	if _, err := pool.Exec(ctx, `UPDATE memory_nodes SET terms = '{user,부하,테스트,17일,다시,해}' WHERE text LIKE '%테스트%'`); err != nil {
+		t.Fatal(err)
+	}
+	if ms := f.search(t, f.acme, f.c, "test", 10); len(ms) != 1 {
+		t.Fatalf("with the old terms: %d hits, want the English turn only", len(ms))
+	}
+	sql, err := os.ReadFile("migrations/0009_memory_terms_loanwords.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, string(sql)); err != nil {
+		t.Fatal(err)
+	}
+	var unindexed int
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM memory_nodes WHERE terms IS NULL`).Scan(&unindexed); err != nil || unindexed != 1 {
+		t.Fatalf("after the migration: %d nodes without terms (%v), want the Korean one", unindexed, err)
+	}
+	if ms := f.search(t, f.acme, f.c, "test", 10); len(ms) != 2 {
+		t.Fatalf("after: %d hits, want both turns", len(ms))
+	}
+}

@@ -43,7 +43,9 @@ func (s *Service) Topics(ctx context.Context, tenantID, query string, k int) ([]
 			byCos = append(byCos, v.ID)
 		}
 	}
-	ts, err := s.Searcher.SearchTopicsText(ctx, tenantID, "", textutil.Terms(nil, query), Pool)
+	// Topic text is searched as written: a loanword's term ("dashboard"
+	// for "대시보드") is looked for in its Hangul spellings too.
+	ts, err := s.Searcher.SearchTopicsText(ctx, tenantID, "", textutil.WithSpellings(textutil.Terms(nil, query)), Pool)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"testing"
 
 	"github.com/mithub/mithub/pkg/store"
@@ -22,7 +23,8 @@ func (f fakeEmbedder) EmbedQuery(context.Context, string) ([]float32, error) { r
 type fakeSearcher struct {
 	byCos  []store.ScoredTopic
 	byText []store.TextHit
-	vector bool // whether SearchTopics was called
+	vector bool     // whether SearchTopics was called
+	terms  []string // what SearchTopicsText was asked for
 }
 
 func (f *fakeSearcher) SearchTopics(context.Context, string, string, []float32, int, float64) ([]store.ScoredTopic, error) {
@@ -30,7 +32,8 @@ func (f *fakeSearcher) SearchTopics(context.Context, string, string, []float32, 
 	return f.byCos, nil
 }
 
-func (f *fakeSearcher) SearchTopicsText(context.Context, string, string, []string, int) ([]store.TextHit, error) {
+func (f *fakeSearcher) SearchTopicsText(_ context.Context, _, _ string, terms []string, _ int) ([]store.TextHit, error) {
+	f.terms = terms
 	return f.byText, nil
 }
 
@@ -95,5 +98,21 @@ func TestTopicsFallsBackToTextWhenEmbeddingFails(t *testing.T) {
 	}
 	if s.vector || len(hits) != 1 || hits[0].ID != "c" {
 		t.Errorf("vector search called %v, hits %v", s.vector, ids(hits))
+	}
+}
+
+// Topic text is stored as written, so a loanword is looked for in English
+// and in its Hangul spellings whichever the question used.
+func TestTopicsLooksForLoanwordsInBothSpellings(t *testing.T) {
+	for _, q := range []string{"대시보드 일정", "dashboard 일정"} {
+		f := &fakeSearcher{}
+		if _, err := newService(fakeEmbedder{err: errors.New("down")}, f).Topics(context.Background(), "t", q, 5); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"dashboard", "대시보드", "일정"} {
+			if !slices.Contains(f.terms, want) {
+				t.Errorf("%q: text search for %q, want %q among them", q, f.terms, want)
+			}
+		}
 	}
 }
