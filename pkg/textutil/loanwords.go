@@ -25,6 +25,18 @@ var loanwords, spellings = func() (map[string]string, map[string][]string) {
 	return m, r
 }()
 
+// loanword returns the English word a Hangul word spells, as it is or
+// with one particle ("테스트를": "test"), and whether it spells one. The
+// word is looked up whole first: "로고" ends in a syllable that is also a
+// particle.
+func loanword(w string) (string, bool) {
+	if en, ok := loanwords[w]; ok {
+		return en, true
+	}
+	en, ok := loanwords[StripParticle(w)]
+	return en, ok
+}
+
 // Spellings returns the Hangul spellings whose term is term ("test":
 // "테스트"), nil for none. A text whose terms include term has term or
 // one of them in it, lowercased.

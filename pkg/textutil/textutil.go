@@ -113,15 +113,10 @@ func Stem(t string) string {
 func normalize(w string) string {
 	w = strings.ToLower(w)
 	if isHangulWord(w) {
-		// A loanword is looked up as it is and without its particle:
-		// "로고" ends in a syllable that is also a particle.
-		if en, ok := loanwords[w]; ok {
+		if en, ok := loanword(w); ok {
 			return en
 		}
 		w = StripParticle(w)
-		if en, ok := loanwords[w]; ok {
-			return en
-		}
 		if utf8.RuneCountInString(w) < 1 || koreanStop[w] {
 			return ""
 		}
