@@ -34,7 +34,7 @@ const (
 	FHits
 	// FLength is log(1+words)/log(41), capped.
 	FLength
-	// FShort is 1 for a sentence of fewer than 6 words.
+	// FShort is 1 for a sentence of fewer than shortWords words.
 	FShort
 	// FQuestion is 1 for a sentence ending with "?".
 	FQuestion
@@ -581,7 +581,7 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 				f[FHits] = min(1, float64(hits)/3)
 			}
 			f[FLength] = cs.length
-			if w < 6 {
+			if w < shortWords {
 				f[FShort] = 1
 			}
 			if cs.question {
@@ -691,10 +691,17 @@ func (m AnswerModel) Target(query string, minWords, maxWords int) int {
 // maxCandidates bounds the sentences MMR considers (the best by score).
 const maxCandidates = 80
 
+// shortWords: a sentence of fewer words is a fragment that reads only
+// with the sentence beside it ("For the full rollout, yes." before "99.5
+// percent on both platforms.").
+const shortWords = 6
+
 // Select picks sentences best first by MMR, λ·score − (1−λ)·(the most
 // term overlap, Jaccard, with a sentence already picked), less
 // SameTurnPenalty for a sentence of a turn already picked from, until
-// target words are reached, never passing maxWords.
+// target words are reached, never passing maxWords; then a fragment
+// picked alone gets the next sentence of its turn, or the one before,
+// where maxWords leaves room (see complete).
 func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 	// Sentences are large: their order is sorted, and the pool is the
 	// best maxCandidates of it, by index.
@@ -742,6 +749,42 @@ func (m AnswerModel) Select(cands []Sentence, target, maxWords int) []Sentence {
 		used[best] = true
 		picked = append(picked, cands[pool[best]])
 		words += cands[pool[best]].Words
+	}
+	return complete(picked, cands, words, maxWords)
+}
+
+// complete adds to each picked sentence of fewer than shortWords words
+// with no picked neighbour the next candidate sentence of its turn, else
+// the one before it, while the answer's words stay within maxWords.
+// In the answertrain harness on QMSum val, with the model before it,
+// such points went from 86 of 1,113 to 62 at ROUGE-1 29.24 → 29.19: most
+// fragments stand alone in their turns.
+func complete(picked, cands []Sentence, words, maxWords int) []Sentence {
+	has := func(turn, pos int) bool {
+		return slices.ContainsFunc(picked, func(x Sentence) bool { return x.Turn == turn && x.Pos == pos })
+	}
+	for _, p := range picked[:len(picked):len(picked)] {
+		if p.Words >= shortWords || has(p.Turn, p.Pos+1) || has(p.Turn, p.Pos-1) {
+			continue
+		}
+		next, prev := -1, -1
+		for i := range cands {
+			if c := &cands[i]; c.Turn == p.Turn {
+				switch c.Pos {
+				case p.Pos + 1:
+					next = i
+				case p.Pos - 1:
+					prev = i
+				}
+			}
+		}
+		for _, i := range []int{next, prev} {
+			if i >= 0 && words+cands[i].Words <= maxWords {
+				picked = append(picked, cands[i])
+				words += cands[i].Words
+				break
+			}
+		}
 	}
 	return picked
 }

@@ -306,6 +306,49 @@ func TestSameTurnPenaltySpreadsCitations(t *testing.T) {
 	}
 }
 
+// A fragment picked alone gets the next sentence of its turn, or the one
+// before, when the length bound leaves room for it.
+func TestSelectCompletesAFragment(t *testing.T) {
+	turns := fixture([][2]string{
+		{"Priya", "For the full rollout, yes. Ninety-nine point five percent on both platforms."},
+		{"David", "The rollout goes out in three steps over one week."},
+	})
+	ptrs := []*meetingctx.Turn{&turns[0], &turns[1]}
+	// Short sentences first: the fragment is the first pick, and the
+	// target is reached with it.
+	m := onlyFeature(answer.FShort, 4)
+	m.Lambda = 1
+	cands := m.Candidates(answer.NewContext(ptrs, []int{1, 2}), "rollout")
+	texts := func(ps []answer.Sentence) []string {
+		var out []string
+		for _, p := range answer.Points(answer.NewContext(ptrs, []int{1, 2}), ps) {
+			out = append(out, p.Text)
+		}
+		return out
+	}
+	got := texts(m.Select(cands, 5, 40))
+	if want := []string{"For the full rollout, yes. Ninety-nine point five percent on both platforms."}; !slices.Equal(got, want) {
+		t.Errorf("picked %q, want %q", got, want)
+	}
+	// No room for the next sentence: the fragment stays alone.
+	if got := texts(m.Select(cands, 5, 10)); !slices.Equal(got, []string{"For the full rollout, yes."}) {
+		t.Errorf("within 10 words: picked %q, want the fragment alone", got)
+	}
+	// A fragment that ends its turn gets the sentence before it.
+	last := fixture([][2]string{{"Priya", "Ninety-nine point five percent on both platforms. For the full rollout."}})
+	lastPtrs := []*meetingctx.Turn{&last[0]}
+	m = onlyFeature(answer.FPosition, 4)
+	m.Lambda = 1
+	cands = m.Candidates(answer.NewContext(lastPtrs, []int{1}), "rollout")
+	var both []string
+	for _, p := range answer.Points(answer.NewContext(lastPtrs, []int{1}), m.Select(cands, 4, 40)) {
+		both = append(both, p.Text)
+	}
+	if want := []string{"Ninety-nine point five percent on both platforms. For the full rollout."}; !slices.Equal(both, want) {
+		t.Errorf("fragment ending its turn: picked %q, want %q", both, want)
+	}
+}
+
 func TestParseAnswerModelRefusesABadPrior(t *testing.T) {
 	m := answer.DefaultAnswerModel
 	for name, p := range map[string]*answer.TokenPrior{
