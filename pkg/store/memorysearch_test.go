@@ -194,71 +194,48 @@ func TestSearchNodesSummarySpanAndNewNodes(t *testing.T) {
 	}
 }
 
-// Terms stored by the tokenizer before it cut Korean particles off
-// foreign words ("sync는" one term) are dropped by migration 0008 and
-// filled again by the next search, which then finds "sync".
-func TestRetokenizeMigrationRefillsKoreanTerms(t *testing.T) {
-	f := newSearchFixture(t)
-	ctx := context.Background()
-	f.turns(t, f.acme, f.c, "user\tsync는 다음 주에 고쳐요", "user\tthe sync review is done")
-	if ms := f.search(t, f.acme, f.c, "sync", 10); len(ms) != 2 {
-		t.Fatalf("before: %d hits, want both turns", len(ms))
-	}
-	// The earlier tokenizer's terms of the Korean turn.
-	pool := f.st.Pool()
-	if _, err := pool.Exec(ctx, `UPDATE memory_nodes SET terms = '{user,sync는,다음,주,고쳐}' WHERE text LIKE '%sync는%'`); err != nil {
-		t.Fatal(err)
-	}
-	if ms := f.search(t, f.acme, f.c, "sync", 10); len(ms) != 1 {
-		t.Fatalf("with the old terms: %d hits, want the English turn only", len(ms))
-	}
-	sql, err := os.ReadFile("migrations/0008_memory_terms_retokenize.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pool.Exec(ctx, string(sql)); err != nil {
-		t.Fatal(err)
-	}
-	var unindexed int
-	if err := pool.QueryRow(ctx, `SELECT count(*) FROM memory_nodes WHERE terms IS NULL`).Scan(&unindexed); err != nil || unindexed != 1 {
-		t.Fatalf("after the migration: %d nodes without terms (%v), want the Korean one", unindexed, err)
-	}
-	if ms := f.search(t, f.acme, f.c, "sync는", 10); len(ms) != 2 {
-		t.Fatalf("after: %d hits, want both turns", len(ms))
-	}
-}
-
-// Terms stored before the tokenizer read Hangul spellings of English
-// words as the English word ("테스트" kept as Hangul) are dropped by
-// migration 0009 and filled again by the next search, which then finds
-// the Korean turn for an English question.
-func TestLoanwordMigrationRefillsKoreanTerms(t *testing.T) {
-	f := newSearchFixture(t)
-	ctx := context.Background()
-	f.turns(t, f.acme, f.c, "user\t부하 테스트는 17일에 다시 해요", "user\tthe load test report is done")
-	if ms := f.search(t, f.acme, f.c, "test", 10); len(ms) != 2 {
-		t.Fatalf("before: %d hits, want both turns", len(ms))
-	}
-	// The earlier tokenizer's terms of the Korean turn.
-	pool := f.st.Pool()
-	if _, err := pool.Exec(ctx, `UPDATE memory_nodes SET terms = '{user,부하,테스트,17일,다시,해}' WHERE text LIKE '%테스트%'`); err != nil {
-		t.Fatal(err)
-	}
-	if ms := f.search(t, f.acme, f.c, "test", 10); len(ms) != 1 {
-		t.Fatalf("with the old terms: %d hits, want the English turn only", len(ms))
-	}
-	sql, err := os.ReadFile("migrations/0009_memory_terms_loanwords.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := pool.Exec(ctx, string(sql)); err != nil {
-		t.Fatal(err)
-	}
-	var unindexed int
-	if err := pool.QueryRow(ctx, `SELECT count(*) FROM memory_nodes WHERE terms IS NULL`).Scan(&unindexed); err != nil || unindexed != 1 {
-		t.Fatalf("after the migration: %d nodes without terms (%v), want the Korean one", unindexed, err)
-	}
-	if ms := f.search(t, f.acme, f.c, "test", 10); len(ms) != 2 {
-		t.Fatalf("after: %d hits, want both turns", len(ms))
+// Terms stored by an earlier tokenizer no longer match the same words in
+// a query; the migration that came with each change drops the terms of
+// nodes with Hangul and the next search fills them again: 0008 when
+// particles came off foreign words ("sync는" had been one term), 0009
+// when Hangul spellings of English words became the English word ("테스트"
+// had stayed Hangul, so "test" missed it).
+func TestRetokenizeMigrationsRefillKoreanTerms(t *testing.T) {
+	for _, tc := range []struct {
+		migration, korean, english, oldTerms, like, query string
+	}{
+		{"0008_memory_terms_retokenize.sql", "sync는 다음 주에 고쳐요", "the sync review is done", "{user,sync는,다음,주,고쳐}", "%sync는%", "sync"},
+		{"0009_memory_terms_loanwords.sql", "부하 테스트는 17일에 다시 해요", "the load test report is done", "{user,부하,테스트,17일,다시,해}", "%테스트%", "test"},
+	} {
+		t.Run(tc.migration, func(t *testing.T) {
+			f := newSearchFixture(t)
+			ctx := context.Background()
+			f.turns(t, f.acme, f.c, "user\t"+tc.korean, "user\t"+tc.english)
+			if ms := f.search(t, f.acme, f.c, tc.query, 10); len(ms) != 2 {
+				t.Fatalf("before: %d hits, want both turns", len(ms))
+			}
+			// The earlier tokenizer's terms of the Korean turn.
+			pool := f.st.Pool()
+			if _, err := pool.Exec(ctx, `UPDATE memory_nodes SET terms = $1 WHERE text LIKE $2`, tc.oldTerms, tc.like); err != nil {
+				t.Fatal(err)
+			}
+			if ms := f.search(t, f.acme, f.c, tc.query, 10); len(ms) != 1 {
+				t.Fatalf("with the old terms: %d hits, want the English turn only", len(ms))
+			}
+			sql, err := os.ReadFile("migrations/" + tc.migration)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := pool.Exec(ctx, string(sql)); err != nil {
+				t.Fatal(err)
+			}
+			var unindexed int
+			if err := pool.QueryRow(ctx, `SELECT count(*) FROM memory_nodes WHERE terms IS NULL`).Scan(&unindexed); err != nil || unindexed != 1 {
+				t.Fatalf("after the migration: %d nodes without terms (%v), want the Korean one", unindexed, err)
+			}
+			if ms := f.search(t, f.acme, f.c, tc.query, 10); len(ms) != 2 {
+				t.Fatalf("after: %d hits, want both turns", len(ms))
+			}
+		})
 	}
 }
