@@ -196,9 +196,11 @@ func turnScores(q TurnQuery, w TurnWeights, each func(i int, f *[TurnFeatureCoun
 	normalize(lex)
 	normalize(cos)
 	sc.prefix = zeroed(sc.prefix, n+1)
-	sc.lexCtx = windowMean(sc.lexCtx, sc.prefix, lex, window)
-	sc.cosCtx = windowMean(sc.cosCtx, sc.prefix, cos, window)
-	sc.lexWide = windowMean(sc.lexWide, sc.prefix, lex, 3*window)
+	prefixSums(sc.prefix, lex)
+	sc.lexCtx = windowMean(sc.lexCtx, sc.prefix, window)
+	sc.lexWide = windowMean(sc.lexWide, sc.prefix, 3*window)
+	prefixSums(sc.prefix, cos)
+	sc.cosCtx = windowMean(sc.cosCtx, sc.prefix, window)
 	lexCtx, cosCtx, lexWide := sc.lexCtx, sc.cosCtx, sc.lexWide
 	sc.prior = turnPrior(zeroed(sc.prior, n), q.Turns, q.Topics, q.TopicScores)
 	prior := sc.prior
@@ -476,16 +478,21 @@ func normalize(xs []float64) {
 	}
 }
 
-// windowMean is the mean of xs over [i-w, i+w], clipped to the slice,
-// written into out (resized); prefix holds len(xs)+1 sums, its first 0.
-func windowMean(out, prefix, xs []float64, w int) []float64 {
-	out = zeroed(out, len(xs))
-	prefix = prefix[:len(xs)+1]
+// prefixSums sets prefix[i+1] to the sum of xs[:i+1]; prefix holds
+// len(xs)+1 entries, its first 0.
+func prefixSums(prefix, xs []float64) {
 	for i, x := range xs {
 		prefix[i+1] = prefix[i] + x
 	}
-	for i := range xs {
-		lo, hi := max(i-w, 0), min(i+w, len(xs)-1)
+}
+
+// windowMean is the mean of a series over [i-w, i+w], clipped to it,
+// written into out (resized), from the series' prefixSums.
+func windowMean(out, prefix []float64, w int) []float64 {
+	n := len(prefix) - 1
+	out = zeroed(out, n)
+	for i := range n {
+		lo, hi := max(i-w, 0), min(i+w, n-1)
 		out[i] = (prefix[hi+1] - prefix[lo]) / float64(hi-lo+1)
 	}
 	return out
