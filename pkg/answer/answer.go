@@ -533,21 +533,19 @@ func score(n int, query string, doc func(int) (*meetingctx.Turn, *Indexed)) []fl
 	total := 0
 	var buf []string
 	var lower []byte
-	qb := make([][]byte, len(q))
 	type sigBit struct {
 		word int
 		bit  uint64
 	}
 	qs := make([]sigBit, len(q))
 	for j, w := range q {
-		qb[j] = []byte(w)
 		qs[j].word, qs[j].bit = termBit(w)
 	}
-	// A turn may have a term in a Hangul spelling ("테스트" for "test").
-	for _, w := range q {
-		for _, ko := range textutil.Spellings(w) {
-			qb = append(qb, []byte(ko))
-		}
+	// What a turn with a query term has in its lowercased text: the term,
+	// or one of its Hangul spellings ("테스트" for "test").
+	var qb [][]byte
+	for _, w := range textutil.WithSpellings(slices.Clone(q)) {
+		qb = append(qb, []byte(w))
 	}
 	for i := range n {
 		t, d := doc(i)

@@ -37,14 +37,11 @@ func loanword(w string) (string, bool) {
 	return en, ok
 }
 
-// Spellings returns the Hangul spellings whose term is term ("test":
-// "테스트"), nil for none. A text whose terms include term has term or
-// one of them in it, lowercased.
-func Spellings(term string) []string { return spellings[term] }
-
 // WithSpellings appends to terms the Hangul spellings of its terms, for
 // a search over text stored as written rather than as terms (Postgres
-// full-text search over topics): "dashboard" finds "대시보드는" then.
+// full-text search over topics): "dashboard" finds "대시보드는" then. A
+// text whose terms include a term has, lowercased, the term or one of
+// its spellings in it.
 func WithSpellings(terms []string) []string {
 	for _, t := range terms[:len(terms):len(terms)] {
 		terms = append(terms, spellings[t]...)

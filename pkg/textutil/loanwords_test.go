@@ -22,8 +22,8 @@ func TestLoanwordsAreTermsOfTheirEnglishWord(t *testing.T) {
 		if got := Terms(nil, ko+"를"); !slices.Equal(got, []string{en}) {
 			t.Errorf("Terms(%q) = %q, want %q", ko+"를", got, en)
 		}
-		if !slices.Contains(Spellings(en), ko) {
-			t.Errorf("Spellings(%q) = %q, lack %q", en, Spellings(en), ko)
+		if !slices.Contains(spellings[en], ko) {
+			t.Errorf("spellings of %q = %q, lack %q", en, spellings[en], ko)
 		}
 	}
 }
