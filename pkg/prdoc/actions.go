@@ -55,10 +55,14 @@ func commitment(s sentence) string {
 			}
 		}
 		end := len(s.text)
-		if b := clauseRE.FindStringIndex(s.norm[to:]); b != nil {
+		for _, b := range clauseRE.FindAllStringIndex(s.norm[to:], -1) {
+			if monthDayRE.MatchString(s.norm[to+b[1]:]) {
+				continue // "by Friday, March 13" is one date
+			}
 			if clause := s.norm[start : to+b[0]]; len(strings.Fields(clause)) >= 4 {
 				end = to + b[0]
 			}
+			break
 		}
 		text = strings.TrimSpace(s.text[start:end])
 		if loc := leadConjRE.FindStringIndex(strings.ToLower(text)); loc != nil && loc[1] < len(text) {
@@ -73,6 +77,8 @@ var (
 	pronounRE = regexp.MustCompile(`\b(it|them)\b`)
 	// koreanLeadRE is a Korean sentence's leading interjection.
 	koreanLeadRE = regexp.MustCompile(`^((네|예|아|음|어|자|좋아요|좋습니다|알겠습니다|그럼|그러면|그리고)[,.!]?\s+)+`)
+	// monthDayRE is a month and day at the start of a clause.
+	monthDayRE = regexp.MustCompile(`^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b`)
 	// leadConjRE is a conjunction a clause kept whole starts with.
 	leadConjRE = regexp.MustCompile(`^(and|so|but|then|also)\s+`)
 )

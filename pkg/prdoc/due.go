@@ -36,14 +36,14 @@ var dueRules = []dueRule{
 		}
 		return t
 	}},
-	{regexp.MustCompile(`(\d{1,2})월\s*(\d{1,2})일\s*(까지|전에|전|에)?`), func(m []string, d time.Time) time.Time {
+	{regexp.MustCompile(`(\d{1,2})월\s*(\d{1,2})일\s*(?:([월화수목금토일])요일\s*)?(까지|전에|전|에)?`), func(m []string, d time.Time) time.Time {
 		mo, _ := strconv.Atoi(m[1])
 		day, _ := strconv.Atoi(m[2])
-		return monthDay(d, time.Month(mo), day)
+		return onWeekday(monthDay(d, time.Month(mo), day), m[3])
 	}},
-	{regexp.MustCompile(`\b(?:by|before|until|on|due)\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), func(m []string, d time.Time) time.Time {
-		day, _ := strconv.Atoi(m[2])
-		return monthDay(d, months[m[1]], day)
+	{regexp.MustCompile(`\b(?:by|before|until|on|due)\s+(?:(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), func(m []string, d time.Time) time.Time {
+		day, _ := strconv.Atoi(m[3])
+		return onWeekday(monthDay(d, months[m[2]], day), m[1])
 	}},
 	{regexp.MustCompile(`(다음\s?주|담주|이번\s?주)?\s*([월화수목금토일])요일\s*(까지|전에|전|에|중)?`), func(m []string, d time.Time) time.Time {
 		return weekday(d, weekdays[m[2]], strings.TrimSpace(m[1]))
@@ -187,6 +187,17 @@ func monthDay(d time.Time, m time.Month, day int) time.Time {
 	}
 	if t.Before(d) {
 		t = t.AddDate(1, 0, 0)
+	}
+	return t
+}
+
+// onWeekday returns t when the weekday said with it (a key of weekdays;
+// "" when none was) is t's, and the zero time when it is not: "3월 13일
+// 금요일" in a year where March 13 is a Saturday names no day on the
+// meeting's calendar, so none is given.
+func onWeekday(t time.Time, said string) time.Time {
+	if w, ok := weekdays[said]; ok && !t.IsZero() && t.Weekday() != w {
+		return time.Time{}
 	}
 	return t
 }

@@ -110,6 +110,22 @@ func TestLocalRequestIsNotADecision(t *testing.T) {
 	}
 }
 
+// A date said with a weekday that is not its own names no calendar day
+// (March 14 is a Saturday in 2026 and a Sunday in 2027): the item keeps
+// the due date as said, in its text too, with no day resolved.
+func TestLocalDueOnAnotherWeekday(t *testing.T) {
+	for _, tc := range []struct{ give, wantDue string }{
+		{"이서연: 스토어 스크린샷은 3월 14일 금요일까지 드릴게요.", "3월 14일 금요일까지"},
+		{"Bob: I'll send the store screenshots by Friday, March 14.", "by Friday, March 14"},
+	} {
+		d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(tc.give)})
+		if len(d.ActionItems) != 1 || d.ActionItems[0].Due != tc.wantDue || d.ActionItems[0].DueDate != "" ||
+			!strings.Contains(d.ActionItems[0].Text, tc.wantDue) {
+			t.Errorf("%q: action items %+v, want one due %q with no day", tc.give, d.ActionItems, tc.wantDue)
+		}
+	}
+}
+
 func TestLocalActionItemsOwnerAndDue(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -130,6 +146,7 @@ func TestLocalActionItemsOwnerAndDue(t *testing.T) {
 		{"the date said as a deadline", []string{"박민준: 그럼 저는 엠바고 날짜를 3월 31일로 바꾸고, 에이전시에는 3월 13일까지 알려 드릴게요."}, "박민준", "2026-03-13"},
 		{"a date and its weekday", []string{"김지현: 디자인은 제가 하나 씨랑 얘기해서 3월 16일 월요일까지 받을게요."}, "김지현", "2026-03-16"},
 		{"english deadline after another date", []string{"Bob: I'll send the final notes on March 30, the draft by March 12."}, "Bob", "2026-03-12"},
+		{"english weekday and date", []string{"Bob: I'll send the store screenshots by Friday, March 13."}, "Bob", "2026-03-13"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
