@@ -12,6 +12,9 @@
 #                     a .jsonl file's NAME.annotations.json, or a QMSum
 #                     meeting's first specific query)
 #   DEMO_RATE         replay rate in utterances/s (default: 0, as fast as possible)
+#   DEMO_STARTED_AT   when the replayed meeting started, RFC 3339 (default: 09:00 UTC
+#                     on a .jsonl file's NAME.annotations.json date, else now); due
+#                     dates and the PR's date count from it
 #   MITHUB_HTTP_ADDR  where agent-api listens (default: 127.0.0.1:8080)
 #   MITHUB_QMSUM_DIR  QMSum data, only for DEMO_MEETING (default: ../shared/data/qmsum)
 set -euo pipefail
@@ -45,8 +48,15 @@ start_api tmp/demo-agent-api.log
 log "starting pr-worker (log: tmp/demo-pr-worker.log)"
 start_worker tmp/demo-pr-worker.log
 
-log "replaying $file"
-meeting=$(bin/mithubctl replay --meeting-file "$file" --rate "${DEMO_RATE:-0}")
+# A recorded meeting keeps its date, so that "next Tuesday" and "3월 13일
+# 금요일" resolve on its calendar (the annotations give the day only).
+started_at=${DEMO_STARTED_AT:-}
+if [ -z "$started_at" ] && [[ $file == *.jsonl ]] && [ -f "${file%.jsonl}.annotations.json" ]; then
+  day=$(awk -F'"' '/^  "date":/ { print $4; exit }' "${file%.jsonl}.annotations.json")
+  [ -z "$day" ] || started_at="${day}T09:00:00Z"
+fi
+log "replaying $file${started_at:+ (started $started_at)}"
+meeting=$(bin/mithubctl replay --meeting-file "$file" --rate "${DEMO_RATE:-0}" ${started_at:+--started-at "$started_at"})
 log "meeting $meeting"
 
 echo

@@ -17,6 +17,9 @@ type CreateMeetingRequest struct {
 	Title    string `json:"title"`
 	RoomName string `json:"room_name"`
 	Language string `json:"language"`
+	// StartedAt is when the meeting started (zero: now), for a recorded
+	// meeting replayed live.
+	StartedAt time.Time `json:"started_at,omitzero"`
 }
 
 // Meeting is a meeting as returned by the meeting routes.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func utterances(prefix string, from, n int) []utterance {
@@ -193,5 +194,44 @@ func TestAuthRequired(t *testing.T) {
 	}
 	if r := h.do(http.MethodGet, "/healthz", "", nil); r.status != http.StatusOK {
 		t.Errorf("healthz needs no key: %d", r.status)
+	}
+}
+
+// A recorded meeting replayed live keeps the time it started; a
+// started_at that is not RFC 3339 or lies in the future is refused and
+// creates nothing.
+func TestCreateMeetingStartedAt(t *testing.T) {
+	h := newHarness(t, harnessOpts{})
+	key := h.key("acme")
+	type withStart struct {
+		ID        string    `json:"id"`
+		StartedAt time.Time `json:"started_at"`
+	}
+	r := h.json(http.MethodPost, "/v1/meetings", key, map[string]string{"title": "launch review", "started_at": "2026-03-12T10:00:00+09:00"})
+	var created, got withStart
+	r.decode(t, &created)
+	want := time.Date(2026, 3, 12, 1, 0, 0, 0, time.UTC)
+	if r.status != http.StatusCreated || !created.StartedAt.Equal(want) {
+		t.Fatalf("create: %d %s, want 201 started at %s", r.status, r.body, want)
+	}
+	h.do(http.MethodGet, "/v1/meetings/"+created.ID, key, nil).decode(t, &got)
+	if !got.StartedAt.Equal(want) {
+		t.Errorf("stored started_at %s, want %s", got.StartedAt, want)
+	}
+	for _, tc := range []struct{ give, wantErr string }{
+		{"2026-03-12", "is not an RFC 3339 time"},
+		{time.Now().Add(time.Hour).UTC().Format(time.RFC3339), "is in the future"},
+	} {
+		r := h.json(http.MethodPost, "/v1/meetings", key, map[string]string{"title": "x", "started_at": tc.give})
+		if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), tc.wantErr) {
+			t.Errorf("started_at %q: %d %s, want 400 saying %q", tc.give, r.status, r.body, tc.wantErr)
+		}
+	}
+	var list struct {
+		Meetings []withStart `json:"meetings"`
+	}
+	h.do(http.MethodGet, "/v1/meetings", key, nil).decode(t, &list)
+	if len(list.Meetings) != 1 {
+		t.Errorf("%d meetings after two refusals, want the one created", len(list.Meetings))
 	}
 }

@@ -119,13 +119,11 @@ func (s *Server) importRequest(c *fiber.Ctx) (meetings.ImportRequest, error) {
 		}
 		req.Format = f
 	}
-	if j.StartedAt != "" {
-		t, err := time.Parse(time.RFC3339, j.StartedAt)
-		if err != nil {
-			return req, errInvalid("started_at %q is not an RFC 3339 time such as 2026-03-12T09:00:00Z", truncate(j.StartedAt, 40))
-		}
-		req.StartedAt = t
+	t, err := parseStartedAt(j.StartedAt, time.Now())
+	if err != nil {
+		return req, err
 	}
+	req.StartedAt = t
 	req.Name, req.Title, req.Language, req.Project = j.Name, j.Title, j.Language, j.Project
 	return req, nil
 }

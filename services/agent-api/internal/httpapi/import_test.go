@@ -211,6 +211,7 @@ func TestImportRejectsMalformedNamingTheLine(t *testing.T) {
 		{"cannot sniff", map[string]string{"content": "just some words"}, "cannot tell"},
 		{"no content", map[string]string{"format": "vtt"}, "content is required"},
 		{"bad started_at", map[string]string{"format": "vtt", "content": importVTT(2), "started_at": "yesterday"}, "RFC 3339"},
+		{"future started_at", map[string]string{"format": "vtt", "content": importVTT(2), "started_at": time.Now().Add(24 * time.Hour).UTC().Format(time.RFC3339)}, "is in the future"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := h.json(http.MethodPost, "/v1/meetings/import", key, tc.body)

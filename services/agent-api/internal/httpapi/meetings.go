@@ -16,7 +16,15 @@ type createMeetingRequest struct {
 	RoomName string         `json:"room_name"`
 	Language string         `json:"language"`
 	Metadata map[string]any `json:"metadata"`
+	// StartedAt, RFC 3339, is when a recorded meeting being replayed
+	// started (default: now): due dates and the PR's date count from it.
+	StartedAt string `json:"started_at"`
 }
+
+// maxStartSkew is how far in the future a meeting's started_at may lie:
+// clocks differ a little, meetings do not start later than they are
+// created.
+const maxStartSkew = 5 * time.Minute
 
 type countersJSON struct {
 	Utterances int   `json:"utterances"`
@@ -58,6 +66,9 @@ const (
 var languageRE = regexp.MustCompile(`^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$`)
 
 func (r createMeetingRequest) validate() error {
+	if _, err := parseStartedAt(r.StartedAt, time.Now()); err != nil {
+		return err
+	}
 	if err := checkText("title", r.Title, maxTitleLen); err != nil {
 		return err
 	}
@@ -82,6 +93,23 @@ func (r createMeetingRequest) validate() error {
 	return nil
 }
 
+// parseStartedAt parses a meeting's started_at (zero when not given),
+// refusing a time that is not RFC 3339 or lies more than maxStartSkew
+// after now.
+func parseStartedAt(s string, now time.Time) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, errInvalid("started_at %q is not an RFC 3339 time such as 2026-03-12T09:00:00Z", truncate(s, 40))
+	}
+	if t.After(now.Add(maxStartSkew)) {
+		return time.Time{}, errInvalid("started_at %s is in the future", t.UTC().Format(time.RFC3339))
+	}
+	return t, nil
+}
+
 func (s *Server) createMeeting(c *fiber.Ctx) error {
 	var req createMeetingRequest
 	if err := decodeJSON(c, &req, true); err != nil {
@@ -90,8 +118,12 @@ func (s *Server) createMeeting(c *fiber.Ctx) error {
 	if err := req.validate(); err != nil {
 		return err
 	}
+	started, err := parseStartedAt(req.StartedAt, time.Now())
+	if err != nil {
+		return err
+	}
 	m, err := s.Store.CreateMeeting(c.UserContext(), tenantOf(c).ID, store.NewMeeting{
-		Title: req.Title, RoomName: req.RoomName, Language: req.Language, Metadata: req.Metadata,
+		Title: req.Title, RoomName: req.RoomName, Language: req.Language, Metadata: req.Metadata, StartedAt: started,
 	})
 	if err != nil {
 		return err

@@ -49,6 +49,15 @@ func TestParseReplay(t *testing.T) {
 			},
 		},
 		{
+			name:    "recorded meeting's start",
+			give:    []string{"--meeting-file", "a.jsonl", "--started-at", "2026-03-12T10:00:00+09:00"},
+			giveEnv: keyEnv,
+			want: replayConfig{
+				API:  cmdline.APIConfig{URL: cmdline.DefaultAPIURL, Key: "env-key"},
+				File: "a.jsonl", Batch: 50, Language: "en", StartedAt: "2026-03-12T10:00:00+09:00",
+			},
+		},
+		{
 			name:    "url from env",
 			give:    []string{"-meeting-file", "a.json"},
 			giveEnv: map[string]string{cmdline.EnvAPIURL: "https://mithub.example.com", cmdline.EnvAPIKey: "k"},
@@ -88,6 +97,8 @@ func TestUsageErrors(t *testing.T) {
 		{name: "batch zero", give: []string{"replay", "--meeting-file", "a.json", "--batch", "0"}, giveEnv: keyEnv, wantErr: "--batch 0: want 1 to 500"},
 		{name: "batch too big", give: []string{"replay", "--meeting-file", "a.json", "--batch", "501"}, giveEnv: keyEnv, wantErr: "--batch 501: want 1 to 500"},
 		{name: "extra argument", give: []string{"replay", "--meeting-file", "a.json", "b.json"}, wantErr: `unexpected argument "b.json"`},
+		{name: "bad start", give: []string{"replay", "--meeting-file", "a.json", "--started-at", "2026-03-12"}, giveEnv: keyEnv, wantErr: `--started-at "2026-03-12": want an RFC 3339 time`},
+		{name: "start of a resumed meeting", give: []string{"replay", "--meeting-file", "a.json", "--meeting", "m-1", "--started-at", "2026-03-12T01:00:00Z"}, giveEnv: keyEnv, wantErr: "--started-at is for a created meeting, not with --meeting"},
 		{name: "no api key", give: []string{"replay", "--meeting-file", "a.json"}, wantErr: "no API key: set MITHUB_API_KEY"},
 		{name: "bad api url", give: []string{"replay", "--meeting-file", "a.json", "--api-url", "localhost:8080"}, giveEnv: keyEnv, wantErr: `API URL "localhost:8080"`},
 		{name: "context without meeting", give: []string{"context", "--json"}, giveEnv: keyEnv, wantErr: "context: --meeting is required"},

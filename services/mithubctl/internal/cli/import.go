@@ -76,12 +76,23 @@ func parseImport(args []string, getenv func(string) string) (importConfig, error
 	case c.Timeout <= 0:
 		return c, cmdline.UsageErrorf("import", "--timeout must be positive")
 	}
-	if c.StartedAt != "" {
-		if _, err := time.Parse(time.RFC3339, c.StartedAt); err != nil {
-			return c, cmdline.UsageErrorf("import", "--started-at %q: want an RFC 3339 time such as 2026-03-12T09:00:00Z", c.StartedAt)
-		}
+	if _, err := startedAt("import", c.StartedAt); err != nil {
+		return c, err
 	}
 	return c, c.API.Resolve("import", getenv)
+}
+
+// startedAt reads the --started-at of command cmd: the zero time for "",
+// else an RFC 3339 time.
+func startedAt(cmd, s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, cmdline.UsageErrorf(cmd, "--started-at %q: want an RFC 3339 time such as 2026-03-12T09:00:00Z", s)
+	}
+	return t, nil
 }
 
 func runImport(ctx context.Context, e *cmdline.Env, args []string) error {
@@ -96,9 +107,7 @@ func runImport(ctx context.Context, e *cmdline.Env, args []string) error {
 	defer f.Close()
 	req := apiclient.ImportRequest{File: f, Name: filepath.Base(c.File), Format: c.Format, Title: c.Title,
 		Language: c.Language, Project: c.Project}
-	if c.StartedAt != "" {
-		req.StartedAt, _ = time.Parse(time.RFC3339, c.StartedAt)
-	}
+	req.StartedAt, _ = startedAt("import", c.StartedAt) // checked by parseImport
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 	res, err := c.API.Client(e).Import(ctx, req)

@@ -23,13 +23,15 @@ type replayConfig struct {
 	MeetingID string
 	// Language of a new meeting. Default "en".
 	Language string
+	// StartedAt of a new meeting, RFC 3339. Default "": now.
+	StartedAt string
 }
 
 func replayCommand() cmdline.Command {
 	return cmdline.Command{
 		Name:    "replay",
 		Summary: "stream a QMSum meeting (.json) or utterances (.jsonl) into agent-api and print the meeting id",
-		Usage:   "mithubctl replay --meeting-file F [--rate N] [--batch N] [--meeting ID] [--language L]",
+		Usage:   "mithubctl replay --meeting-file F [--rate N] [--batch N] [--meeting ID] [--language L] [--started-at RFC3339]",
 		Flags: func() *flag.FlagSet {
 			var c replayConfig
 			return replayFlags(&c)
@@ -45,6 +47,7 @@ func replayFlags(c *replayConfig) *flag.FlagSet {
 	fs.IntVar(&c.Batch, "batch", replay.DefaultBatch, fmt.Sprintf("utterances per request (1-%d)", apiclient.MaxUtterancesPerRequest))
 	fs.StringVar(&c.MeetingID, "meeting", "", "resume into this existing meeting instead of creating one")
 	fs.StringVar(&c.Language, "language", "en", "language of a created meeting")
+	fs.StringVar(&c.StartedAt, "started-at", "", "when a created meeting started, RFC 3339, e.g. a recorded meeting's date (default: now)")
 	c.API.Register(fs)
 	return fs
 }
@@ -64,6 +67,11 @@ func parseReplay(args []string, getenv func(string) string) (replayConfig, error
 		return c, cmdline.UsageErrorf("replay", "--batch %d: want 1 to %d", c.Batch, apiclient.MaxUtterancesPerRequest)
 	case c.Language == "":
 		return c, cmdline.UsageErrorf("replay", "--language must not be empty")
+	case c.StartedAt != "" && c.MeetingID != "":
+		return c, cmdline.UsageErrorf("replay", "--started-at is for a created meeting, not with --meeting")
+	}
+	if _, err := startedAt("replay", c.StartedAt); err != nil {
+		return c, err
 	}
 	return c, c.API.Resolve("replay", getenv)
 }
@@ -74,12 +82,14 @@ func runReplay(ctx context.Context, e *cmdline.Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	started, _ := startedAt("replay", c.StartedAt) // checked by parseReplay
 	id, err := replay.Run(ctx, c.API.Client(e), replay.Options{
 		File:      c.File,
 		Rate:      c.Rate,
 		Batch:     c.Batch,
 		MeetingID: c.MeetingID,
 		Language:  c.Language,
+		StartedAt: started,
 		Progress:  e.Stderr,
 	})
 	if err != nil {

@@ -40,6 +40,9 @@ type Options struct {
 	MeetingID string
 	// Language of a created meeting. Default "en".
 	Language string
+	// StartedAt is when a created meeting started: a recorded meeting's
+	// date, so that due dates resolve on its calendar. Default: now.
+	StartedAt time.Time
 	// Progress receives the progress bar and the summary. Default: none.
 	Progress io.Writer
 }
@@ -164,9 +167,10 @@ func openMeeting(ctx context.Context, client API, opts Options) (string, error) 
 	}
 	name := stem(opts.File)
 	m, err := client.CreateMeeting(ctx, apiclient.CreateMeetingRequest{
-		Title:    name,
-		RoomName: "replay-" + name,
-		Language: opts.Language,
+		Title:     name,
+		RoomName:  "replay-" + name,
+		Language:  opts.Language,
+		StartedAt: opts.StartedAt,
 	})
 	if err != nil {
 		return "", err
