@@ -416,7 +416,7 @@ func TestLocalRecapLists(t *testing.T) {
 
 // A task taken on in English and read out in a Korean recap in the
 // Hangul spellings of its words ("테스트 플랜" for "test plan") is one
-// item, the recap's.
+// item, the recap's; the recap's other task is another.
 func TestLocalRecapInTheOtherLanguageIsOneItem(t *testing.T) {
 	d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(
 		"Priya Raman: I'll write the conflict test plan by Tuesday.",
@@ -431,7 +431,45 @@ func TestLocalRecapInTheOtherLanguageIsOneItem(t *testing.T) {
 			got = append(got, a.Text)
 		}
 	}
-	if len(got) != 1 || !strings.Contains(got[0], "테스트 플랜") {
-		t.Errorf("Priya's action items %q, want the recap's alone", got)
+	if len(got) != 2 || !strings.Contains(got[0], "테스트 플랜") || !strings.Contains(got[1], "재실행") {
+		t.Errorf("Priya's action items %q, want the recap's two", got)
+	}
+}
+
+// A recap that reads out several tasks to one person in one sentence, each
+// with its date, lists each as an item with its due date: a day said
+// without its month has the month of the date before it, a range is due
+// at its end, and "3일 안에" stays a number of days. A sentence with one
+// date, or tasks that share it, is one item.
+func TestLocalRecapReadsOutOneTaskPerDate(t *testing.T) {
+	d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(
+		"김지현: 그럼 action item 읽을게요.",
+		"김지현: Priya, conflict 테스트 플랜 3월 17일까지, 부하 테스트 재실행 19일, 회귀 테스트 20일부터 26일.",
+		"Priya Raman: 네.",
+		"김지현: 서연 님, 릴리즈 노트 3월 23일까지, 장애 공지 템플릿 3일 안에.",
+		"이서연: 네.",
+		"Alice Kim: Now let's go through the action items.",
+		"Alice Kim: Bob, the casing samples by Friday, and the budget sheet by next Monday.",
+		"Alice Kim: Carol, the slides and the speaker notes, both by Thursday.",
+		"Bob: Fine.",
+		"Carol: OK.",
+	)})
+	type item struct{ owner, text, due string }
+	var got []item
+	for _, a := range d.ActionItems {
+		got = append(got, item{a.Owner, a.Text, a.DueDate})
+	}
+	want := []item{
+		{"Priya Raman", "Conflict 테스트 플랜 3월 17일까지", "2026-03-17"},
+		{"Priya Raman", "부하 테스트 재실행 19일", "2026-03-19"},
+		{"Priya Raman", "회귀 테스트 20일부터 26일", "2026-03-26"},
+		{"이서연", "릴리즈 노트 3월 23일까지", "2026-03-23"},
+		{"이서연", "장애 공지 템플릿 3일 안에", "2026-01-10"},
+		{"Bob", "The casing samples by Friday", "2026-01-09"},
+		{"Bob", "The budget sheet by next Monday", "2026-01-12"},
+		{"Carol", "The slides and the speaker notes, both by Thursday.", "2026-01-08"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("action items\n%+v\nwant\n%+v", got, want)
 	}
 }

@@ -235,7 +235,9 @@ func (k *itemSink) recapped(t Turn, s sentence, topic string, date time.Time) bo
 		if owner == "" {
 			return false
 		}
-		k.addAction(ActionItem{Text: capWords(rest), Owner: owner, Seq: t.Seq, Topic: topic}, s, date, recapBonus)
+		for _, task := range recapTasks(rest) {
+			k.addAction(ActionItem{Text: capWords(upperFirst(task.text)), Owner: owner, Seq: t.Seq, Topic: topic}, newSentence(task.due), date, recapBonus)
+		}
 		return true
 	}
 	return false
@@ -393,10 +395,11 @@ func (c *collector[T]) best() []scored[T] {
 	return out
 }
 
-// result is the n best candidates in meeting order.
+// result is the n best candidates in meeting order, those of one turn in
+// the order said.
 func (c *collector[T]) result() []T {
 	xs := c.best()
-	slices.SortStableFunc(xs, func(a, b scored[T]) int { return cmp.Compare(a.seq, b.seq) })
+	slices.SortFunc(xs, func(a, b scored[T]) int { return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.ord, b.ord)) })
 	out := make([]T, len(xs))
 	for i, x := range xs {
 		out[i] = x.item

@@ -3,6 +3,7 @@ package prdoc
 import (
 	"regexp"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/mithub/mithub/pkg/meetingctx"
@@ -117,4 +118,66 @@ func addressee(s sentence, speakers []string, cur string) (name, rest string) {
 		}
 	}
 	return "", ""
+}
+
+// recapTask is one task of what a recap reads out to a person: its text,
+// and the text its due date is read from.
+type recapTask struct {
+	text, due string
+}
+
+var (
+	// taskSepRE separates the tasks a recap reads out in one sentence
+	// ("머지 3월 18일까지, PgBouncer staging 적용 3월 16일까지, …").
+	taskSepRE = regexp.MustCompile(`\s*[,;]\s+(?:and\s+|그리고\s+)?`)
+	// dayRE is a day said without its month in a Korean list of dates
+	// ("부하 테스트 재실행 17일", "회귀 테스트 20일부터 26일").
+	dayRE = regexp.MustCompile(`(^|[^\d월\s]\s*|\s)(\d{1,2})일`)
+	// withinDaysRE is a number of days, not a day ("3일 안에").
+	withinDaysRE = regexp.MustCompile(`\d+\s*일\s*(안에|이내|내로|뒤|후|간|동안)`)
+	// monthRE is the month of a Korean date ("3월 17일").
+	monthRE = regexp.MustCompile(`(\d{1,2})월\s*\d{1,2}일`)
+)
+
+// recapTasks splits what a recap reads out to one person into tasks, one
+// per stated date: at commas, when at least two parts state a date (a
+// part without one belongs with the next, the last with the one before);
+// otherwise it is one task. In a Korean list a day said without its month
+// ("17일") has the month of the date before it, and a range ("20일부터
+// 26일") is due at its end.
+func recapTasks(rest string) []recapTask {
+	whole := []recapTask{{text: rest, due: rest}}
+	parts := taskSepRE.Split(strings.TrimRight(rest, ". "), -1)
+	if len(parts) < 2 {
+		return whole
+	}
+	var tasks []recapTask
+	pending, month, dated := "", "", 0
+	for _, p := range parts {
+		text := strings.TrimSpace(pending + " " + p)
+		pending = ""
+		due := p
+		if _, after, ok := strings.Cut(due, "부터"); ok {
+			due = after
+		}
+		if m := monthRE.FindStringSubmatch(due); m != nil {
+			month = m[1]
+		} else if month != "" && !withinDaysRE.MatchString(due) {
+			due = dayRE.ReplaceAllString(due, "${1}"+month+"월 ${2}일")
+		}
+		if d, _ := findDue(newSentence(due), time.Time{}); d == "" {
+			pending = text + ","
+			continue
+		}
+		dated++
+		tasks = append(tasks, recapTask{text: text, due: due})
+	}
+	if dated < 2 {
+		return whole
+	}
+	if pending != "" {
+		last := &tasks[len(tasks)-1]
+		last.text += ", " + strings.TrimSuffix(pending, ",")
+	}
+	return tasks
 }

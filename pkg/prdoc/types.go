@@ -114,7 +114,7 @@ type Extractor interface {
 // (LocalOptions) and the cut of an item's text.
 const (
 	MaxDecisions     = 5
-	MaxActionItems   = 10
+	MaxActionItems   = 25
 	MaxOpenQuestions = 5
 	// MaxItemRunes cuts the text of one decision, action item or question.
 	MaxItemRunes = 300
