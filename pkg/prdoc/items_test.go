@@ -348,6 +348,18 @@ func TestLocalLabelledDecisionAlwaysKept(t *testing.T) {
 	}
 }
 
+// ownedItem is an action item's owner, text and due day.
+type ownedItem struct{ owner, text, due string }
+
+// ownedItems lists a document's action items as ownedItems.
+func ownedItems(d prdoc.Document) []ownedItem {
+	var out []ownedItem
+	for _, a := range d.ActionItems {
+		out = append(out, ownedItem{a.Owner, a.Text, a.DueDate})
+	}
+	return out
+}
+
 // A recap is the meeting's own list: the numbered points of an announced
 // decisions recap are decisions (their numbering dropped), and the
 // sentences of an action-items recap that address a participant are
@@ -389,20 +401,16 @@ func TestLocalRecapLists(t *testing.T) {
 			t.Errorf("decisions %q list %q, numbered outside the recap", decisions, x)
 		}
 	}
-	type item struct{ owner, text, due string }
-	var got []item
-	for _, a := range d.ActionItems {
-		got = append(got, item{a.Owner, a.Text, a.DueDate})
-	}
-	if slices.ContainsFunc(got, func(a item) bool { return strings.Contains(a.text, "보여 주세요") }) {
+	got := ownedItems(d)
+	if slices.ContainsFunc(got, func(a ownedItem) bool { return strings.Contains(a.text, "보여 주세요") }) {
 		t.Errorf("action items %+v list a request for now", got)
 	}
 	// A task taken on in the discussion and read out in the recap is one
 	// item, the recap's; another owner's similar task stays.
-	if slices.ContainsFunc(got, func(a item) bool { return strings.Contains(a.text, "보낼게요") }) {
+	if slices.ContainsFunc(got, func(a ownedItem) bool { return strings.Contains(a.text, "보낼게요") }) {
 		t.Errorf("action items %+v list 박민준's mail twice", got)
 	}
-	for _, w := range []item{
+	for _, w := range []ownedItem{
 		{"Bob", "I'll update the budget sheet numbers by next Monday.", "2026-01-12"},
 		{"Bob", "The casing samples to the factory by Friday.", "2026-01-09"},
 		{"Carol Diaz", "The updated budget sheet by next Monday.", "2026-01-12"},
@@ -454,12 +462,8 @@ func TestLocalRecapReadsOutOneTaskPerDate(t *testing.T) {
 		"Bob: Fine.",
 		"Carol: OK.",
 	)})
-	type item struct{ owner, text, due string }
-	var got []item
-	for _, a := range d.ActionItems {
-		got = append(got, item{a.Owner, a.Text, a.DueDate})
-	}
-	want := []item{
+	got := ownedItems(d)
+	want := []ownedItem{
 		{"Priya Raman", "Conflict 테스트 플랜 3월 17일까지", "2026-03-17"},
 		{"Priya Raman", "부하 테스트 재실행 19일", "2026-03-19"},
 		{"Priya Raman", "회귀 테스트 20일부터 26일", "2026-03-26"},
