@@ -57,8 +57,9 @@ const (
 	// (lowercased, Porter-stemmed, English), of the model's TokenPrior: how
 	// likely a token of a candidate sentence is to be in a person's answer
 	// (in the train split, "the" often and "I", "we", "you", "so" almost
-	// never are). Sentences without such tokens or with Hangul, and every
-	// sentence for a question in Korean, get the prior's default.
+	// never are). Sentences without such tokens or with Hangul, every
+	// sentence for a question in Korean, and every candidate when some
+	// have Hangul (see fairPrior), get the prior's default.
 	FPrior
 	// FNearRR is the mean FTurnRR of the context turns within 3 seqs:
 	// whether the turn sits among other search hits, as the turns of an
@@ -371,6 +372,8 @@ type cleanSentence struct {
 	// length and question are its FLength and FQuestion.
 	length   float64
 	question bool
+	// hangul: it has Hangul, so the token prior says nothing of it.
+	hangul bool
 }
 
 // textSentences keeps the cleaned sentences of turns that are not
@@ -408,7 +411,7 @@ func sentencesOf(t *meetingctx.Turn, cache *turnSentences) *turnSentences {
 					continue
 				}
 				cs := cleanSentence{text: piece, words: w, prior: DefaultAnswerModel.Prior.Sentence(piece),
-					length: min(1, math.Log1p(float64(w))/math.Log(41)), question: strings.HasSuffix(piece, "?")}
+					length: min(1, math.Log1p(float64(w))/math.Log(41)), question: strings.HasSuffix(piece, "?"), hangul: hasHangul(piece)}
 				cs.terms, cs.freqs, cs.sig = countTerms(textutil.Stemmed(nil, piece))
 				cache.sents = append(cache.sents, cs)
 			}
@@ -514,6 +517,9 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 	for _, i := range idx {
 		speakers[speakerOf(*c.Turns[i])]++
 	}
+	// korean are the candidates with Hangul, for a question that is not
+	// in Korean (see fairPrior).
+	var korean []int
 	// BM25 of the turns near each turn, by seq.
 	type nearScores struct{ bm, rr float64 }
 	bySeq := make(map[int]nearScores, n)
@@ -599,9 +605,13 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			default:
 				f[FPrior] = cs.prior
 			}
+			if cs.hangul && !koreanQuery {
+				korean = append(korean, len(out))
+			}
 			out = append(out, sen)
 		}
 	}
+	fairPrior(m, out, korean)
 	// Centrality: how many candidate turns share each sentence term. A
 	// term's count is counts[slot[term]]; slots holds the slot of every
 	// sentence term in order, so the second pass hashes nothing.
@@ -645,6 +655,22 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 		out[k].Score = m.Score(out[k].F)
 	}
 	return out
+}
+
+// fairPrior gives every candidate the neutral prior when some of them,
+// out[k] for k in korean, have Hangul (asked about in English or in a
+// catch-up): the prior, learned on English answers, reads English
+// sentences only, and while theirs spread above and below its default a
+// Korean sentence's sits at it, so in a meeting held in both languages
+// the best English sentences would outrank every Korean one for their
+// language alone. As for a question in Korean, the other features decide.
+func fairPrior(m AnswerModel, out []Sentence, korean []int) {
+	if len(korean) == 0 {
+		return
+	}
+	for i := range out {
+		out[i].F[FPrior] = m.Prior.neutral()
+	}
 }
 
 // centralScratch is the term table of Candidates' centrality, kept in a

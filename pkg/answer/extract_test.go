@@ -242,8 +242,10 @@ func TestTokenPriorFeature(t *testing.T) {
 // only: a Korean sentence gets the default whatever digits or loanwords
 // it has, and a question in Korean gives every sentence the default, so a
 // fluent English sentence that says nothing about the question does not
-// outrank the Korean ones that answer it. The shipped model, whose prior
-// is cached with each sentence, does the same.
+// outrank the Korean ones that answer it. Asked in English, or for a
+// catch-up, among candidates in both languages every one gets the default
+// too; among English candidates each gets its own. The shipped model,
+// whose prior is cached with each sentence, does the same.
 func TestTokenPriorLanguages(t *testing.T) {
 	p := &answer.TokenPrior{Default: 0.2, Tokens: map[string]float64{"the": 0.9, "for": 0.8, "3": 0.9, "seat": 0.9}}
 	if got := p.Sentence("무료로 3 seat까지 쓰고"); got != 0.2 {
@@ -267,14 +269,58 @@ func TestTokenPriorLanguages(t *testing.T) {
 				t.Errorf("Korean question, %q: prior %v, want the default %v", cand.Text, got, m.Prior.Default)
 			}
 		}
-		for _, cand := range m.Candidates(c, "How many free seats?") {
-			if want := m.Prior.Sentence(cand.Text); cand.F[answer.FPrior] != want {
-				t.Errorf("English question, %q: prior %v, want %v", cand.Text, cand.F[answer.FPrior], want)
+		for _, q := range []string{"How many free seats?", ""} {
+			for _, cand := range m.Candidates(c, q) {
+				if got := cand.F[answer.FPrior]; got != m.Prior.Default {
+					t.Errorf("question %q over both languages, %q: prior %v, want the default %v", q, cand.Text, got, m.Prior.Default)
+				}
+			}
+		}
+		english := answer.NewContext(ptrs(turns[:1]), []int{1})
+		for _, cand := range m.Candidates(english, "How many free seats?") {
+			if want := m.Prior.Sentence(cand.Text); cand.F[answer.FPrior] != want || want == m.Prior.Default {
+				t.Errorf("English question over English turns, %q: prior %v, want its own %v", cand.Text, cand.F[answer.FPrior], want)
 			}
 		}
 	}
 	if d := answer.DefaultAnswerModel.Prior; d.Sentence(turns[0].Text) <= d.Default {
 		t.Fatalf("the fixture's English sentence should have a prior above the default (%v), so the Korean question's default is a change", d.Default)
+	}
+}
+
+// A catch-up over a stretch of a meeting held in both languages quotes
+// both: the English sentences do not win for their language alone.
+func TestCatchUpQuotesBothLanguages(t *testing.T) {
+	turns := fixture([][2]string{
+		{"Priya", "The flag handles sync, but not a crash in the UI."},
+		{"지현", "다섯째, 3월 25일에 양쪽 스토어 심사 제출."},
+		{"David", "The subscription service already supports trials for the Pro plan."},
+		{"민준", "릴리즈 노트 초안은 3월 23일까지 드릴게요."},
+		{"David", "Changing the build restarts the review though."},
+		{"민준", "장애 공지 템플릿 한국어, 영어로 3월 27일까지 준비할게요."},
+		{"David", "The banner only shows for the person whose change was replaced."},
+		{"지현", "네 번째 멤버 초대할 때 팀 전체 14일 무료 체험."},
+		{"Priya", "The dashboard shows the crash rate for the release by platform and version."},
+		{"서연", "스크린샷은 다음 주 월요일에 다시 찍어서 드릴게요."},
+		{"David", "The migration runs on a direct connection, not through the pool."},
+		{"서연", "심사 중에도 빌드는 바꿀 수 있어요."},
+		{"Priya", "The regression plan covers the widget, the sync and the sign-in flow."},
+		{"지현", "60일 뒤에 데이터 보고 무료 좌석 다시 검토해요."},
+		{"David", "The on-call engineer triages the report within two hours of the ticket."},
+		{"민준", "63명에게 안내 메일은 화요일까지 보낼게요."},
+	})
+	c := answer.NewContext(ptrs(turns), nil)
+	m := answer.DefaultAnswerModel
+	korean, english := 0, 0
+	for _, p := range m.Extract(c, "", answer.DefaultMinWords, answer.DefaultMaxWords) {
+		if strings.ContainsFunc(p.Text, func(r rune) bool { return r >= 0xAC00 && r <= 0xD7A3 }) {
+			korean++
+		} else {
+			english++
+		}
+	}
+	if korean == 0 || english == 0 {
+		t.Errorf("catch-up quotes %d Korean and %d English sentences, want both", korean, english)
 	}
 }
 
