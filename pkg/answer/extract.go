@@ -517,9 +517,9 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 	for _, i := range idx {
 		speakers[speakerOf(*c.Turns[i])]++
 	}
-	// korean are the candidates with Hangul, for a question that is not
-	// in Korean (see fairPrior).
-	var korean []int
+	// bilingual: some candidate has Hangul and the question is not in
+	// Korean (see fairPrior).
+	bilingual := false
 	// BM25 of the turns near each turn, by seq.
 	type nearScores struct{ bm, rr float64 }
 	bySeq := make(map[int]nearScores, n)
@@ -605,13 +605,13 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 			default:
 				f[FPrior] = cs.prior
 			}
-			if cs.hangul && !koreanQuery {
-				korean = append(korean, len(out))
-			}
+			bilingual = bilingual || cs.hangul && !koreanQuery
 			out = append(out, sen)
 		}
 	}
-	fairPrior(m, out, korean)
+	if bilingual {
+		fairPrior(m, out)
+	}
 	// Centrality: how many candidate turns share each sentence term. A
 	// term's count is counts[slot[term]]; slots holds the slot of every
 	// sentence term in order, so the second pass hashes nothing.
@@ -657,17 +657,14 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 	return out
 }
 
-// fairPrior gives every candidate the neutral prior when some of them,
-// out[k] for k in korean, have Hangul (asked about in English or in a
-// catch-up): the prior, learned on English answers, reads English
-// sentences only, and while theirs spread above and below its default a
-// Korean sentence's sits at it, so in a meeting held in both languages
-// the best English sentences would outrank every Korean one for their
-// language alone. As for a question in Korean, the other features decide.
-func fairPrior(m AnswerModel, out []Sentence, korean []int) {
-	if len(korean) == 0 {
-		return
-	}
+// fairPrior gives every candidate the neutral prior, for candidates of
+// which some have Hangul, asked about in English or in a catch-up: the
+// prior, learned on English answers, reads English sentences only, and
+// while theirs spread above and below its default a Korean sentence's
+// sits at it, so in a meeting held in both languages the best English
+// sentences would outrank every Korean one for their language alone. As
+// for a question in Korean, the other features decide.
+func fairPrior(m AnswerModel, out []Sentence) {
 	for i := range out {
 		out[i].F[FPrior] = m.Prior.neutral()
 	}
