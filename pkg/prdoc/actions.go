@@ -78,7 +78,7 @@ var (
 	// koreanLeadRE is a Korean sentence's leading interjection.
 	koreanLeadRE = regexp.MustCompile(`^((네|예|아|음|어|자|좋아요|좋습니다|알겠습니다|그럼|그러면|그리고)[,.!]?\s+)+`)
 	// monthDayRE is a month and day at the start of a clause.
-	monthDayRE = regexp.MustCompile(`^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b`)
+	monthDayRE = regexp.MustCompile(`^` + monthDayPattern + `\b`)
 	// leadConjRE is a conjunction a clause kept whole starts with.
 	leadConjRE = regexp.MustCompile(`^(and|so|but|then|also)\s+`)
 )

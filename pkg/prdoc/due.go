@@ -25,6 +25,10 @@ var months = map[string]time.Month{
 	"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
 }
 
+// monthDayPattern is an English month and day ("March 13", "Mar. 13"),
+// the month's first three letters and the day in its two groups.
+const monthDayPattern = `(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})`
+
 var numberWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10, "a": 1}
 
 // dueRules are tried in order; the first match wins.
@@ -41,7 +45,7 @@ var dueRules = []dueRule{
 		day, _ := strconv.Atoi(m[2])
 		return onWeekday(monthDay(d, time.Month(mo), day), m[3])
 	}},
-	{regexp.MustCompile(`\b(?:by|before|until|on|due)\s+(?:(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b`), func(m []string, d time.Time) time.Time {
+	{regexp.MustCompile(`\b(?:by|before|until|on|due)\s+(?:(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+)?` + monthDayPattern + `(?:st|nd|rd|th)?\b`), func(m []string, d time.Time) time.Time {
 		day, _ := strconv.Atoi(m[3])
 		return onWeekday(monthDay(d, months[m[2]], day), m[1])
 	}},
