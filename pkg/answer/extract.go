@@ -59,7 +59,7 @@ const (
 	// (in the train split, "the" often and "I", "we", "you", "so" almost
 	// never are). Sentences without such tokens or with Hangul, every
 	// sentence for a question in Korean, and every candidate when some
-	// have Hangul (see fairPrior), get the prior's default.
+	// have Hangul (see neutralPrior), get the prior's default.
 	FPrior
 	// FNearRR is the mean FTurnRR of the context turns within 3 seqs:
 	// whether the turn sits among other search hits, as the turns of an
@@ -139,9 +139,8 @@ func (p *TokenPrior) Sentence(text string) float64 {
 	return p.Mean(rouge.Tokens(text))
 }
 
-// neutral is the prior every sentence gets for a question in Korean: the
-// prior, learned on English answers to English questions, would otherwise
-// favour fluent English sentences over the Korean ones whatever they say.
+// neutral is the prior every candidate gets where the prior cannot tell
+// them apart (see neutralPrior).
 func (p *TokenPrior) neutral() float64 {
 	if p == nil {
 		return 0
@@ -517,9 +516,8 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 	for _, i := range idx {
 		speakers[speakerOf(*c.Turns[i])]++
 	}
-	// bilingual: some candidate has Hangul and the question is not in
-	// Korean (see fairPrior).
-	bilingual := false
+	// hangul: some candidate has Hangul (see neutralPrior).
+	hangul := false
 	// BM25 of the turns near each turn, by seq.
 	type nearScores struct{ bm, rr float64 }
 	bySeq := make(map[int]nearScores, n)
@@ -597,20 +595,17 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 				f[FPosition] = float64(p) / float64(len(ts.sents)-1)
 			}
 			f[FTurnLength], f[FNoise], f[FSpeakerNamed], f[FSpeakerShare] = turnLength, noise, named, share
-			switch {
-			case koreanQuery:
-				f[FPrior] = m.Prior.neutral()
-			case m.Prior != DefaultAnswerModel.Prior:
+			if m.Prior != DefaultAnswerModel.Prior {
 				f[FPrior] = m.Prior.Sentence(cs.text)
-			default:
+			} else {
 				f[FPrior] = cs.prior
 			}
-			bilingual = bilingual || cs.hangul && !koreanQuery
+			hangul = hangul || cs.hangul
 			out = append(out, sen)
 		}
 	}
-	if bilingual {
-		fairPrior(m, out)
+	if koreanQuery || hangul {
+		neutralPrior(m, out)
 	}
 	// Centrality: how many candidate turns share each sentence term. A
 	// term's count is counts[slot[term]]; slots holds the slot of every
@@ -657,14 +652,17 @@ func (m AnswerModel) Candidates(c Context, query string) []Sentence {
 	return out
 }
 
-// fairPrior gives every candidate the neutral prior, for candidates of
-// which some have Hangul, asked about in English or in a catch-up: the
-// prior, learned on English answers, reads English sentences only, and
-// while theirs spread above and below its default a Korean sentence's
-// sits at it, so in a meeting held in both languages the best English
-// sentences would outrank every Korean one for their language alone. As
-// for a question in Korean, the other features decide.
-func fairPrior(m AnswerModel, out []Sentence) {
+// neutralPrior gives every candidate the neutral prior, for a question in
+// Korean or candidates of which some have Hangul: the prior, learned on
+// English answers to English questions, reads English sentences only.
+// For a Korean question it would favour fluent English sentences over
+// the Korean ones that answer it; among candidates in both languages,
+// the English sentences' priors spread above and below its default while
+// every Korean one sits at it, so the best English sentences would
+// outrank every Korean one for their language alone. The other features
+// decide then; the prior counts only when question and candidates are
+// all English.
+func neutralPrior(m AnswerModel, out []Sentence) {
 	for i := range out {
 		out[i].F[FPrior] = m.Prior.neutral()
 	}
