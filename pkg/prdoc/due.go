@@ -111,6 +111,9 @@ func findDue(s sentence, meeting time.Time) (due, date string) {
 search:
 	for k := range dueRules {
 		for _, l := range dueRules[k].re.FindAllStringSubmatchIndex(s.norm, -1) {
+			if valueDateRE.MatchString(s.norm[l[1]:]) {
+				continue // "3월 31일로 바꾸고": what a date becomes
+			}
 			if rule == nil {
 				rule, loc = &dueRules[k], l
 			}
@@ -145,6 +148,10 @@ var (
 	deadlineInRE    = regexp.MustCompile(`^(by|before|until|due)\b|(까지|전에|안에|내로|이내)$`)
 	deadlineAfterRE = regexp.MustCompile(`^\s*([월화수목금토일]요일)?\s*(까지|전에|안에|내로|이내)`)
 )
+
+// valueDateRE follows a date said as the value something takes ("엠바고
+// 날짜를 3월 31일로 바꾸고", "회의를 금요일로 옮길게요"), not when it is due.
+var valueDateRE = regexp.MustCompile(`^\s*([월화수목금토일]요일)?\s*(으로|로)(\s|$|[,.])`)
 
 // deadline reports whether the date norm[from:to] is said as a deadline.
 func deadline(norm string, from, to int) bool {

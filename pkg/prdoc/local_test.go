@@ -143,7 +143,7 @@ func TestLocalActionItemsOwnerAndDue(t *testing.T) {
 		{"in two weeks", []string{"Bob: I'm going to prepare the benchmark report in two weeks."}, "Bob", "2026-01-21"},
 		{"request addressing a speaker by first name", []string{"Alice Kim: David, can you send the rollout plan by Friday?", "Carol: Sure, he has the numbers.", "David Park: Yes."}, "David Park", "2026-01-09"},
 		{"korean request by given name", []string{"김지현: 민준 님, 다음 주 화요일까지 메일 보내 주세요.", "박민준: 네."}, "박민준", "2026-01-13"},
-		{"the date said as a deadline", []string{"박민준: 그럼 저는 엠바고 날짜를 3월 31일로 바꾸고, 에이전시에는 3월 13일까지 알려 드릴게요."}, "박민준", "2026-03-13"},
+		{"the date said as a deadline", []string{"박민준: 그럼 저는 엠바고 날짜가 3월 31일로 바뀐 걸 에이전시에 3월 13일까지 알려 드릴게요."}, "박민준", "2026-03-13"},
 		{"a date and its weekday", []string{"김지현: 디자인은 제가 하나 씨랑 얘기해서 3월 16일 월요일까지 받을게요."}, "김지현", "2026-03-16"},
 		{"english deadline after another date", []string{"Bob: I'll send the final notes on March 30, the draft by March 12."}, "Bob", "2026-03-12"},
 		{"english weekday and date", []string{"Bob: I'll send the store screenshots by Friday, March 13."}, "Bob", "2026-03-13"},
