@@ -59,6 +59,9 @@ func commitment(s sentence) string {
 			if monthDayRE.MatchString(s.norm[to+b[1]:]) {
 				continue // "by Friday, March 13" is one date
 			}
+			if listEnd(s.norm[to+b[1]:]) {
+				break // "the deck, the notes and the budget" is one list
+			}
 			if clause := s.norm[start : to+b[0]]; len(strings.Fields(clause)) >= 4 {
 				end = to + b[0]
 			}
@@ -70,6 +73,12 @@ func commitment(s sentence) string {
 		}
 	}
 	return upperFirst(strings.TrimRight(capWords(text), ",;: "))
+}
+
+// listEnd reports whether rest, what follows a comma, ends a list the
+// clause before it begins: a last clause of a few words with "and".
+func listEnd(rest string) bool {
+	return !clauseRE.MatchString(rest) && len(strings.Fields(rest)) <= 8 && strings.Contains(" "+rest+" ", " and ")
 }
 
 var (
@@ -211,3 +220,90 @@ func sameTask(a, b []string) bool {
 // sameTaskTerms is the fewest terms two items of one task share: a date
 // alone ("3월", "20일") does not make two tasks one.
 const sameTaskTerms = 3
+
+// taskList splits a commitment that lists several tasks into one text
+// per task, each with its own due date (the one its part says); nil when
+// s lists fewer than two. text is the commitment's text (commitment(s)).
+//
+// In Korean the tasks are clauses joined by "-고," ("저는 diff 화면 디자인
+// 3월 16일까지 받고, 2.1 로드맵에 CRDT 머지 올리고, war room 예약할게요."):
+// each but the last in its to-do form, the verb's "고" made "기" ("…3월
+// 16일까지 받기", "2.1 로드맵에 CRDT 머지 올리기"), the last as said ("war
+// room 예약할게요"), the speaker's "저는"/"제가" left out. A clause has at
+// least two words (an object or a time, and the verb), so a list of nouns
+// with "하고" ("David하고, Priya하고 …") is not split.
+//
+// In English they are verb phrases after one "I'll" (or "let me"), with a
+// comma between the first two: "I'll book the room, update the roadmap
+// and send the notes by Friday." is "Book the room", "Update the
+// roadmap" and "Send the notes by Friday". Every part starts with a
+// task's verb (taskVerbs) and has a word after it, so "I'll send the
+// deck, the notes and the budget" stays one task.
+func taskList(s sentence, text string) []string {
+	if hasHangul(text) {
+		return koreanTaskList(text)
+	}
+	loc := ownCommitmentRE.FindStringIndex(s.norm)
+	if loc == nil || len(s.norm) != len(s.text) {
+		return nil
+	}
+	rest := strings.TrimRight(s.text[loc[1]:], ". ")
+	parts := listSepRE.Split(rest, -1)
+	if len(parts) < 2 {
+		return nil
+	}
+	if last, final, ok := strings.Cut(parts[len(parts)-1], " and "); ok {
+		parts = append(parts[:len(parts)-1], last, final)
+	}
+	for k, p := range parts {
+		p = strings.TrimSpace(p)
+		if len(strings.Fields(p)) < 2 || !taskVerbRE.MatchString(strings.ToLower(p)) {
+			return nil
+		}
+		parts[k] = upperFirst(p)
+	}
+	return parts
+}
+
+// koreanTaskList is taskList for a Korean commitment.
+func koreanTaskList(text string) []string {
+	parts := strings.Split(strings.TrimRight(text, ". "), ", ")
+	var tasks []string
+	for k, p := range parts {
+		p = strings.TrimSpace(p)
+		words := strings.Fields(p)
+		if len(words) < 2 {
+			return nil
+		}
+		if k == len(parts)-1 {
+			tasks = append(tasks, p)
+			break
+		}
+		last := words[len(words)-1]
+		stem, ok := strings.CutSuffix(last, "고")
+		if !ok || stem == "" || !hasHangul(stem) || goNouns[last] {
+			return nil
+		}
+		words[len(words)-1] = stem + "기"
+		tasks = append(tasks, strings.Join(words, " "))
+	}
+	if len(tasks) < 2 {
+		return nil
+	}
+	tasks[0] = ownSubjectRE.ReplaceAllString(tasks[0], "")
+	return tasks
+}
+
+var (
+	// goNouns end in "고" without being a verb's "-고" ("광고", "보고").
+	goNouns = textutilSet("광고 최고 참고 재고 창고 경고 사고 신고 보고 원고 공고 회고 제고 엠바고 그리고 그러고")
+	// ownSubjectRE is the speaker naming themself at a sentence's start.
+	ownSubjectRE = regexp.MustCompile(`^(저는|제가|저도|나는|내가)\s+`)
+	// ownCommitmentRE is an English commitment's opening ("I'll", "let
+	// me go ahead and"), taskVerbRE a task's verb opening a phrase.
+	ownCommitmentRE = regexp.MustCompile(ownCommitment)
+	taskVerbRE      = regexp.MustCompile(`^` + taskVerbs + `\b`)
+	// listSepRE separates the parts of a list: a comma, with or
+	// without "and".
+	listSepRE = regexp.MustCompile(`\s*,\s+(?:and\s+)?`)
+)

@@ -13,6 +13,13 @@ import (
 // Cue rules, Korean and English. English patterns run on lowercased text
 // with normalised apostrophes; Korean ones match word stems, so endings
 // and particles may follow.
+// ownCommitment opens a speaker's commitment ("I'll", "let me", "go
+// ahead and"); taskVerbs are the verbs of the tasks people take on.
+const (
+	ownCommitment = `\b(i'll|i will|i'm going to|i am going to|i can|i'm gonna|let me)\s+(go ahead and\s+)?`
+	taskVerbs     = `(send|write|prepare|check|look into|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk to|follow up|take care|put together|circulate|present|build|try|ask|get|bring|work on|investigate|sort out|figure out|run|collect|compile|summari[sz]e)`
+)
+
 var (
 	decisionCues = compile(
 		// English
@@ -36,7 +43,7 @@ var (
 	)
 	actionCues = compile(
 		// English: commitments and requests
-		`\b(i'll|i will|i'm going to|i am going to|i can|i'm gonna|let me)\s+(go ahead and\s+)?(send|write|prepare|check|look into|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk to|follow up|take care|put together|circulate|present|build|try|ask|get|bring|work on|investigate|sort out|figure out|run|collect|compile|summari[sz]e)\b`,
+		ownCommitment+taskVerbs+`\b`,
 		`\b(you|he|she|they|we)\s*(will|'ll|should|need to|needs to|have to|has to|must)\s+(send|write|prepare|check|look into|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk to|follow up|take care|put together|circulate|present|build|try|ask|get|bring|work on|investigate|sort out|figure out|run|collect|compile)\b`,
 		`\b(can|could|would)\s+you\s+(please\s+)?(send|write|prepare|check|look|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk|follow|take|put|circulate|present|build|try|ask|get|bring|work|investigate|sort|figure|run|collect)\b`,
 		`\bplease\s+(send|write|prepare|check|look|make|do|finish|update|draft|schedule|contact|email|call|review|fix|implement|test|create|set up|find|book|share|follow|take)\b`,

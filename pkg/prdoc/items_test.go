@@ -477,3 +477,37 @@ func TestLocalRecapReadsOutOneTaskPerDate(t *testing.T) {
 		t.Errorf("action items\n%+v\nwant\n%+v", got, want)
 	}
 }
+
+// A Korean commitment that lists its tasks in clauses joined by "-고,"
+// is one action item per task, each clause in its to-do form with the
+// due date it says (a date something is changed to is none); "보고"
+// (looking at something before deciding) joins
+// no list, nor does a sentence with a single clause. In English the
+// tasks are verb phrases after one "I'll"; a list of nouns is one task.
+func TestLocalKoreanTaskListIsOneItemPerTask(t *testing.T) {
+	d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(
+		"김지현: 저는 diff 화면 디자인 3월 16일까지 받고, 2.1 로드맵에 CRDT 머지 올리고, war room 예약할게요.",
+		"이서연: 데이터 보고, 다음 주 월요일에 결정할게요.",
+		"박민준: 그럼 저는 엠바고 날짜를 3월 31일로 바꾸고, 에이전시에는 3월 13일까지 알려 드릴게요.",
+		"박민준: 릴리즈 노트 초안은 제가 금요일까지 쓰고 공유할게요.",
+		"David Park: I'll book the room, update the roadmap and send the notes by Friday.",
+		"Priya Raman: I'll send the deck, the notes and the budget on Monday.",
+	)})
+	got := ownedItems(d)
+	want := []ownedItem{
+		{"김지현", "Diff 화면 디자인 3월 16일까지 받기", "2026-03-16"},
+		{"김지현", "2.1 로드맵에 CRDT 머지 올리기", ""},
+		{"김지현", "War room 예약할게요", ""},
+		{"이서연", "데이터 보고, 다음 주 월요일에 결정할게요.", "2026-01-12"},
+		{"박민준", "엠바고 날짜를 3월 31일로 바꾸기", ""},
+		{"박민준", "에이전시에는 3월 13일까지 알려 드릴게요", "2026-03-13"},
+		{"박민준", "릴리즈 노트 초안은 제가 금요일까지 쓰고 공유할게요.", "2026-01-09"},
+		{"David Park", "Book the room", ""},
+		{"David Park", "Update the roadmap", ""},
+		{"David Park", "Send the notes by Friday", "2026-01-09"},
+		{"Priya Raman", "I'll send the deck, the notes and the budget on Monday.", "2026-01-12"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("action items\n%+v\nwant\n%+v", got, want)
+	}
+}

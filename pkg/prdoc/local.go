@@ -193,6 +193,13 @@ func (k *itemSink) action(turns []Turn, i int, s sentence, prev *sentence, reque
 		bonus = labelledBonus
 	}
 	text := commitment(s)
+	if tasks := taskList(s, text); len(tasks) > 1 {
+		own := owner(turns, i, s, k.speakers, request)
+		for _, task := range tasks {
+			k.addActionDue(ActionItem{Text: capWords(upperFirst(task)), Owner: own, Seq: t.Seq, Topic: topic}, s, newSentence(task), date, bonus)
+		}
+		return
+	}
 	if vague(text) {
 		switch {
 		case prev != nil:
@@ -256,10 +263,16 @@ func (k *itemSink) addDecision(d Decision, score float64) {
 // the due date s states: scored by the action cues s matches, one more
 // for a due date, plus bonus. An item without an owner is left out.
 func (k *itemSink) addAction(a ActionItem, s sentence, date time.Time, bonus float64) {
+	k.addActionDue(a, s, s, date, bonus)
+}
+
+// addActionDue is addAction for an item that is one task of sentence s,
+// its due date read from due.
+func (k *itemSink) addActionDue(a ActionItem, s, due sentence, date time.Time, bonus float64) {
 	if a.Owner == "" {
 		return
 	}
-	a.Due, a.DueDate = findDue(s, date)
+	a.Due, a.DueDate = findDue(due, date)
 	score := cueScore(actionCues, s) + bonus
 	if a.Due != "" {
 		score++
