@@ -124,21 +124,45 @@ var (
 
 // weakCommitment reports whether an action sentence commits nobody to
 // anything a reviewer could check: it hedges ("Maybe I'll ask Carlos
-// about the filters", "I guess I'll find out") or only says what "we"
+// about the filters", "I guess I'll find out"), only says what "we"
 // will do ("we'll make huge profits", "we need to do the function key
-// thing"), and it names no due date and is not labelled as an action
-// item.
+// thing"), only names someone's duty ("I am responsible for User
+// Interface Design.", "저는 UI 담당이에요"; see dutyOnly) or commits to
+// something said in the meeting itself ("Let me ask my question once
+// more", "I'll get to that in a moment", "질문 하나 드릴게요"); and it
+// names no due date and is not labelled as an action item.
 func weakCommitment(s sentence, request bool, date time.Time) bool {
 	if actionLabelRE.MatchString(s.norm) {
 		return false
 	}
 	weOnly := weCommitRE.MatchString(s.norm) && !request && !anyMatch(firstPersonCues, s.norm)
-	if !hedgeRE.MatchString(s.norm) && !weOnly {
+	if !hedgeRE.MatchString(s.norm) && !weOnly && !dutyOnly(s) && !inMeetingRE.MatchString(s.norm) {
 		return false
 	}
 	due, _ := findDue(s, date)
 	return due == ""
 }
+
+// dutyOnly reports whether a sentence's only action cue names a duty
+// (dutyCues) that it gives no future: "That will be the assignment for
+// next week" and "이건 민준 님 담당으로 할게요" commit someone, "My fellow
+// minister is in charge of the program" does not.
+func dutyOnly(s sentence) bool {
+	if !anyMatch(dutyCues, s.norm) || futureRE.MatchString(s.norm) {
+		return false
+	}
+	return !anyMatch(actionCues[:len(actionCues)-len(dutyCues)], s.norm)
+}
+
+var (
+	// futureRE gives a sentence a future: a modal, "you're" (a duty
+	// given to someone), or a Korean commitment, request or deadline.
+	futureRE = regexp.MustCompile(`\b(will|'ll|going to|gonna|need to|needs to|have to|has to|should|must|you're|you are)\b|게요|께요|겠|주세요|주시|까지`)
+	// inMeetingRE commits to something done in the meeting itself:
+	// asking, raising or coming back to a point, writing on the board,
+	// sharing a screen.
+	inMeetingRE = regexp.MustCompile(`\bask\s+((a|my|the|another|one more|this|that|a few|some|one)\s+)?(\w+\s+)?questions?\b|\bask\s+(it\s+)?again\b|\blet me\s+(ask|bring up|show|explain|start|begin|go back|read|recap|summari[sz]e|add|be clear)\b|\b(get|come back|return)\s+to\s+(that|it|this)\s+(later|shortly|in a)\b|\btalk (to you )?(more )?about (it|that|this) later\b|\bwrite (it )?down here\b|\bshare my screen\b|질문(을|도)?\s*(하나|좀|몇 가지)?\s*(드릴게요|드리겠습니다|할게요|하겠습니다)|여쭤\s?(볼게요|보겠습니다)|(잠시 후에?|이따가)\s.*(말씀|설명)\s?드릴게요|화면\s?(을\s)?공유할게요`)
+)
 
 // unownedRequest reports whether a request to someone (sentence s of
 // turns[i], not a commitment of the speaker's own) is no action item of

@@ -20,6 +20,14 @@ const (
 	taskVerbs     = `(send|write|prepare|check|look into|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk to|follow up|take care|put together|circulate|present|build|try|ask|get|bring|work on|investigate|sort out|figure out|run|collect|compile|summari[sz]e)`
 )
 
+// dutyCues name a duty ("responsible for", "in charge of", "담당")
+// rather than commit to a task: an action cue only when the sentence
+// gives it a future (see dutyOnly).
+var dutyCues = compile(
+	`\b(homework|assignment|assigned to|in charge of|responsible for)\b`,
+	`(담당|숙제|할\s?일)`,
+)
+
 var (
 	decisionCues = compile(
 		// English
@@ -41,14 +49,14 @@ var (
 		`(으로|로)\s*(하죠|합시다|하자|가죠|갑시다|가자|정했|정하죠|정합시다|결정)`,
 		`그렇게\s*(하죠|합시다|하자|가죠|갑시다|진행하)`,
 	)
-	actionCues = compile(
+	actionCues = append(compile(
 		// English: commitments and requests
 		ownCommitment+taskVerbs+`\b`,
 		`\b(you|he|she|they|we)\s*(will|'ll|should|need to|needs to|have to|has to|must)\s+(send|write|prepare|check|look into|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk to|follow up|take care|put together|circulate|present|build|try|ask|get|bring|work on|investigate|sort out|figure out|run|collect|compile)\b`,
 		`\b(can|could|would)\s+you\s+(please\s+)?(send|write|prepare|check|look|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk|follow|take|put|circulate|present|build|try|ask|get|bring|work|investigate|sort|figure|run|collect)\b`,
 		`\bplease\s+(send|write|prepare|check|look|make|do|finish|update|draft|schedule|contact|email|call|review|fix|implement|test|create|set up|find|book|share|follow|take)\b`,
 		`\b(i'll|i will|i'm going to|i am going to|i'm gonna)\s+have\s+(it|that|this|them|those|the\s+\w+)\s+(ready|done|finished|sent|out)\b`,
-		`\b(action item|to-do|todo|follow-up|follow up on|take care of|homework|assignment|assigned to|in charge of|responsible for)\b`,
+		`\b(action item|to-do|todo|follow-up|follow up on|take care of)\b`,
 		// Korean
 		`(하겠습니다|할게요|할께요|하겠어요|해\s?볼게요|해\s?보겠습니다|드리겠습니다|드릴게요|맡겠습니다|맡을게요|준비하겠|정리하겠|공유하겠|보내겠|확인하겠|진행하겠)`,
 		`(제가|저는|제\s?쪽에서|저희\s?팀이|저희가)\s.*(겠습니다|겠어요|게요)`,
@@ -56,9 +64,9 @@ var (
 		// A request with a deadline, whatever its verb ("화요일까지 메일
 		// 보내 주세요"); without one, "보여 주세요" asks for now.
 		`까지.*(주세요|주시겠|주실)`,
-		`(담당|맡아|맡기|숙제|할\s?일|액션\s?아이템)`,
+		`(맡아|맡기|액션\s?아이템)`,
 		`까지\s*(해|보내|준비|정리|완료|제출|공유|작성|확인|마무리|올려)`,
-	)
+	), dutyCues...)
 	openCues = append(compile(
 		`\bopen question\b`,
 		`\b(still|yet)\s+(need|have)\s+to\s+(decide|figure out|find out|check|discuss|see|think about|work out)\b`,

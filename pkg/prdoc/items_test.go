@@ -511,3 +511,34 @@ func TestLocalKoreanTaskListIsOneItemPerTask(t *testing.T) {
 		t.Errorf("action items\n%+v\nwant\n%+v", got, want)
 	}
 }
+
+// A sentence that names someone's duty without giving it a future, one
+// about a third person, and one that commits to something done in the
+// meeting itself (asking a question, coming back to a point) are no
+// action items; the same words with a future, a task or a deadline are.
+// English and Korean.
+func TestLocalNotTasks(t *testing.T) {
+	d := extract(t, prdoc.Input{Date: wednesday, Turns: turns(
+		"Ann: I am responsible for User Interface Design.",
+		"Bob: My fellow minister is in charge of the program.",
+		"Carol: That will be the assignment for next week.",
+		"Ann: He'll get you some data.",
+		"Bob: They will send us the figures by Friday.",
+		"Carol: Let me ask my question once more.",
+		"Ann: I'll get to that in a moment.",
+		"Bob: I'll ask Dan about the microphones.",
+		"민수: 저는 UI 담당이에요.",
+		"지영: 질문 하나 드릴게요.",
+		"민수: 지영 님, 다음 주까지 발표 담당해 주세요.",
+		"지영: 네, 알겠습니다.",
+	)})
+	got := ownedItems(d)
+	want := []ownedItem{
+		{"Carol", "That will be the assignment for next week.", "2026-01-12"},
+		{"Bob", "I'll ask Dan about the microphones.", ""},
+		{"지영", "지영 님, 다음 주까지 발표 담당해 주세요.", "2026-01-12"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("action items\n%+v\nwant\n%+v", got, want)
+	}
+}

@@ -433,7 +433,8 @@ func cueScore(res []*regexp.Regexp, s sentence) float64 {
 
 // owner picks the owner of an action item among the speakers: for a
 // request, a speaker named in it or the next other speaker (who answers
-// it); for a commitment, the speaker; otherwise a named speaker or the
+// it); for a commitment, the speaker; otherwise a named speaker, nobody
+// when the sentence is about a third person ("he", "they"), or the
 // speaker.
 func owner(turns []Turn, i int, s sentence, speakers []string, request bool) string {
 	cur := turns[i].Speaker
@@ -452,9 +453,16 @@ func owner(turns []Turn, i int, s sentence, speakers []string, request bool) str
 		return cur
 	case named != "":
 		return named
+	case otherSubjectRE.MatchString(s.norm):
+		// "He'll get you some data", "They will send us the figures":
+		// nobody the sentence names is in the meeting.
+		return ""
 	}
 	return cur
 }
+
+// otherSubjectRE is a third person a commitment may be about.
+var otherSubjectRE = regexp.MustCompile(`\b(he|she|they|he'll|she'll|they'll|he's|she's|they're)\b`)
 
 // namedSpeaker returns a speaker other than cur whose name the sentence
 // mentions; a Korean one also by the given name of a three-syllable name
