@@ -216,3 +216,40 @@ func TestAnswerTextIsTheScoredAnswer(t *testing.T) {
 		t.Fatalf("training scores %q, the eval %q", got, want)
 	}
 }
+
+// With a weight on citing a relevant turn, Ascend trades ROUGE for it:
+// the sentence that matches the reference lies outside the query's
+// relevant span, the one inside it shares fewer words; without the weight
+// the first stays picked, with it the second is.
+func TestAscendWithCiteWeight(t *testing.T) {
+	outside := strings.Repeat("kinetic battery charges by shaking ", 10)
+	inside := strings.Repeat("the battery question came up here ", 10)
+	turns := []meetingctx.Turn{{Seq: 0, SpeakerName: "A", Text: outside}, {Seq: 1, SpeakerName: "B", Text: inside}}
+	var qs []Query
+	for range 5 {
+		q := Query{Query: "how does the battery charge", Reference: outside, Spans: []qmsum.Span{{Start: 1, End: 1}},
+			Ctx: answer.NewContext([]*meetingctx.Turn{&turns[0], &turns[1]}, []int{1, 2})}
+		o := answer.Sentence{Turn: 0, Text: outside, Words: 50}
+		o.F[answer.FShort] = 1
+		in := answer.Sentence{Turn: 1, Text: inside, Words: 50}
+		in.F[answer.FCover] = 1
+		q.Cands = []answer.Sentence{o, in}
+		qs = append(qs, q)
+	}
+	m := answer.DefaultAnswerModel
+	m.Weights = make([]float64, answer.NumFeatures)
+	m.Weights[answer.FShort] = 0.3
+	m.Lambda, m.QuestionWords, m.SummaryWords = 1, 50, 50
+	for _, tt := range []struct {
+		citeWeight float64
+		wantCites  float64
+	}{{0, 0}, {2, 1}} {
+		got := Evaluate(qs, AscendWith(qs, m, 3, tt.citeWeight, nil), 40, 90)
+		if got.Cites != tt.wantCites {
+			t.Errorf("cite weight %v: %.0f%% of answers cite the span (R-1 %.1f), want %.0f%%", tt.citeWeight, 100*got.Cites, got.R1, 100*tt.wantCites)
+		}
+	}
+	if o := Objective(Eval{R1: 30, Cites: 0.5}, 0.1); o != 35 {
+		t.Errorf("Objective = %v, want 30 + 0.1 × 50 = 35", o)
+	}
+}

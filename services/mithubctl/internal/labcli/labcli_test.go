@@ -31,6 +31,7 @@ func TestUsageErrors(t *testing.T) {
 		{name: "user command", give: []string{"replay"}, wantErr: `unknown command "replay"`},
 		{name: "train-answers without dir", give: []string{"train-answers"}, wantErr: "train-answers: a QMSum directory is required, e.g. ../shared/data/qmsum/train"},
 		{name: "train-answers negative rounds", give: []string{"train-answers", "dir", "--rounds", "-1"}, wantErr: "--rounds >= 0"},
+		{name: "train-answers negative cite weight", give: []string{"train-answers", "dir", "--cite-weight", "-0.1"}, wantErr: "--cite-weight >= 0"},
 		{name: "train-decisions flags only", give: []string{"train-decisions", "--out", "x.json"}, wantErr: "train-decisions: a QMSum directory is required"},
 		{name: "train-headings without dir", give: []string{"train-headings"}, wantErr: "train-headings: a QMSum directory is required, e.g. ../shared/data/qmsum/train"},
 		{name: "train-retrieval bad flag", give: []string{"train-retrieval", "dir", "--speed", "2"}, wantErr: "flag provided but not defined: -speed (see 'mithub-lab help train-retrieval')"},
