@@ -151,7 +151,7 @@ func dutyOnly(s sentence) bool {
 	if !anyMatch(dutyCues, s.norm) || futureRE.MatchString(s.norm) {
 		return false
 	}
-	return !anyMatch(actionCues[:len(actionCues)-len(dutyCues)], s.norm)
+	return !anyMatch(taskCues, s.norm)
 }
 
 var (

@@ -2,6 +2,7 @@ package prdoc
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -10,9 +11,6 @@ import (
 	"github.com/mithub/mithub/pkg/textutil"
 )
 
-// Cue rules, Korean and English. English patterns run on lowercased text
-// with normalised apostrophes; Korean ones match word stems, so endings
-// and particles may follow.
 // ownCommitment opens a speaker's commitment ("I'll", "let me", "go
 // ahead and"); taskVerbs are the verbs of the tasks people take on.
 const (
@@ -20,14 +18,9 @@ const (
 	taskVerbs     = `(send|write|prepare|check|look into|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk to|follow up|take care|put together|circulate|present|build|try|ask|get|bring|work on|investigate|sort out|figure out|run|collect|compile|summari[sz]e)`
 )
 
-// dutyCues name a duty ("responsible for", "in charge of", "담당")
-// rather than commit to a task: an action cue only when the sentence
-// gives it a future (see dutyOnly).
-var dutyCues = compile(
-	`\b(homework|assignment|assigned to|in charge of|responsible for)\b`,
-	`(담당|숙제|할\s?일)`,
-)
-
+// Cue rules, Korean and English. English patterns run on lowercased text
+// with normalised apostrophes; Korean ones match word stems, so endings
+// and particles may follow.
 var (
 	decisionCues = compile(
 		// English
@@ -49,7 +42,10 @@ var (
 		`(으로|로)\s*(하죠|합시다|하자|가죠|갑시다|가자|정했|정하죠|정합시다|결정)`,
 		`그렇게\s*(하죠|합시다|하자|가죠|갑시다|진행하)`,
 	)
-	actionCues = append(compile(
+	// taskCues commit someone to a task; dutyCues name a duty
+	// ("responsible for", "in charge of", "담당"), a task only when the
+	// sentence gives it a future (see dutyOnly); actionCues are both.
+	taskCues = compile(
 		// English: commitments and requests
 		ownCommitment+taskVerbs+`\b`,
 		`\b(you|he|she|they|we)\s*(will|'ll|should|need to|needs to|have to|has to|must)\s+(send|write|prepare|check|look into|make|do|finish|update|draft|schedule|contact|email|mail|call|review|fix|implement|test|create|set up|organi[sz]e|find|book|share|talk to|follow up|take care|put together|circulate|present|build|try|ask|get|bring|work on|investigate|sort out|figure out|run|collect|compile)\b`,
@@ -66,8 +62,13 @@ var (
 		`까지.*(주세요|주시겠|주실)`,
 		`(맡아|맡기|액션\s?아이템)`,
 		`까지\s*(해|보내|준비|정리|완료|제출|공유|작성|확인|마무리|올려)`,
-	), dutyCues...)
-	openCues = append(compile(
+	)
+	dutyCues = compile(
+		`\b(homework|assignment|assigned to|in charge of|responsible for)\b`,
+		`(담당|숙제|할\s?일)`,
+	)
+	actionCues = append(slices.Clip(taskCues), dutyCues...)
+	openCues   = append(compile(
 		`\bopen question\b`,
 		`\b(still|yet)\s+(need|have)\s+to\s+(decide|figure out|find out|check|discuss|see|think about|work out)\b`,
 		`\b(to be decided|tbd|remains to be seen|we don't know yet|no decision yet|undecided|unresolved|pending)\b`,

@@ -527,6 +527,7 @@ func TestLocalNotTasks(t *testing.T) {
 		"Carol: Let me ask my question once more.",
 		"Ann: I'll get to that in a moment.",
 		"Bob: I'll ask Dan about the microphones.",
+		"Carol: I'll call Dan so that he can send the figures.",
 		"민수: 저는 UI 담당이에요.",
 		"지영: 질문 하나 드릴게요.",
 		"민수: 지영 님, 다음 주까지 발표 담당해 주세요.",
@@ -536,6 +537,7 @@ func TestLocalNotTasks(t *testing.T) {
 	want := []ownedItem{
 		{"Carol", "That will be the assignment for next week.", "2026-01-12"},
 		{"Bob", "I'll ask Dan about the microphones.", ""},
+		{"Carol", "I'll call Dan so that he can send the figures.", ""},
 		{"지영", "지영 님, 다음 주까지 발표 담당해 주세요.", "2026-01-12"},
 	}
 	if !slices.Equal(got, want) {
