@@ -135,22 +135,7 @@ func TestCrossFitPriorLeavesTheFoldOut(t *testing.T) {
 func TestAscendRaisesWholeAnswerROUGE(t *testing.T) {
 	good := strings.Repeat("kinetic battery charges by shaking ", 10)
 	bad := strings.Repeat("lunch was nice today thanks ", 10)
-	turns := []meetingctx.Turn{{Seq: 0, SpeakerName: "A", Text: good}, {Seq: 1, SpeakerName: "B", Text: bad}}
-	var qs []Query
-	for range 5 {
-		q := Query{Query: "how does the battery charge", Reference: good,
-			Ctx: answer.NewContext([]*meetingctx.Turn{&turns[0], &turns[1]}, []int{1, 2})}
-		g := answer.Sentence{Turn: 0, Text: good, Words: 50}
-		g.F[answer.FCover] = 1
-		b := answer.Sentence{Turn: 1, Text: bad, Words: 50}
-		b.F[answer.FShort] = 1
-		q.Cands = []answer.Sentence{g, b}
-		qs = append(qs, q)
-	}
-	m := answer.DefaultAnswerModel
-	m.Weights = make([]float64, answer.NumFeatures)
-	m.Weights[answer.FShort] = 0.3
-	m.Lambda, m.QuestionWords, m.SummaryWords = 1, 50, 50
+	qs, m := twoSentenceQueries(good, bad, good, nil)
 	before := Evaluate(qs, m, 40, 90).R1
 	got := Ascend(qs, m, 3, nil)
 	after := Evaluate(qs, got, 40, 90).R1
@@ -224,22 +209,7 @@ func TestAnswerTextIsTheScoredAnswer(t *testing.T) {
 func TestAscendWithCiteWeight(t *testing.T) {
 	outside := strings.Repeat("kinetic battery charges by shaking ", 10)
 	inside := strings.Repeat("the battery question came up here ", 10)
-	turns := []meetingctx.Turn{{Seq: 0, SpeakerName: "A", Text: outside}, {Seq: 1, SpeakerName: "B", Text: inside}}
-	var qs []Query
-	for range 5 {
-		q := Query{Query: "how does the battery charge", Reference: outside, Spans: []qmsum.Span{{Start: 1, End: 1}},
-			Ctx: answer.NewContext([]*meetingctx.Turn{&turns[0], &turns[1]}, []int{1, 2})}
-		o := answer.Sentence{Turn: 0, Text: outside, Words: 50}
-		o.F[answer.FShort] = 1
-		in := answer.Sentence{Turn: 1, Text: inside, Words: 50}
-		in.F[answer.FCover] = 1
-		q.Cands = []answer.Sentence{o, in}
-		qs = append(qs, q)
-	}
-	m := answer.DefaultAnswerModel
-	m.Weights = make([]float64, answer.NumFeatures)
-	m.Weights[answer.FShort] = 0.3
-	m.Lambda, m.QuestionWords, m.SummaryWords = 1, 50, 50
+	qs, m := twoSentenceQueries(inside, outside, outside, []qmsum.Span{{Start: 0, End: 0}})
 	for _, tt := range []struct {
 		citeWeight float64
 		wantCites  float64
@@ -252,4 +222,29 @@ func TestAscendWithCiteWeight(t *testing.T) {
 	if o := Objective(Eval{R1: 30, Cites: 0.5}, 0.1); o != 35 {
 		t.Errorf("Objective = %v, want 30 + 0.1 × 50 = 35", o)
 	}
+}
+
+// twoSentenceQueries returns five copies of a query about the battery
+// whose context is two turns of one 50-word sentence each, covered (turn
+// 0, with the query's terms by its features) and short (turn 1, a
+// fragment by its features), each with room for one of them, and a start
+// model that prefers the short one.
+func twoSentenceQueries(covered, short, reference string, spans []qmsum.Span) ([]Query, answer.AnswerModel) {
+	turns := []meetingctx.Turn{{Seq: 0, SpeakerName: "A", Text: covered}, {Seq: 1, SpeakerName: "B", Text: short}}
+	var qs []Query
+	for range 5 {
+		q := Query{Query: "how does the battery charge", Reference: reference, Spans: spans,
+			Ctx: answer.NewContext([]*meetingctx.Turn{&turns[0], &turns[1]}, []int{1, 2})}
+		c := answer.Sentence{Turn: 0, Text: covered, Words: 50}
+		c.F[answer.FCover] = 1
+		sh := answer.Sentence{Turn: 1, Text: short, Words: 50}
+		sh.F[answer.FShort] = 1
+		q.Cands = []answer.Sentence{c, sh}
+		qs = append(qs, q)
+	}
+	m := answer.DefaultAnswerModel
+	m.Weights = make([]float64, answer.NumFeatures)
+	m.Weights[answer.FShort] = 0.3
+	m.Lambda, m.QuestionWords, m.SummaryWords = 1, 50, 50
+	return qs, m
 }
