@@ -272,7 +272,7 @@ func taskList(s sentence, text string) []string {
 		return nil
 	}
 	rest := strings.TrimRight(s.text[loc[1]:], ". ")
-	parts := listSepRE.Split(rest, -1)
+	parts := taskSepRE.Split(rest, -1)
 	if len(parts) < 2 {
 		return nil
 	}
@@ -284,14 +284,14 @@ func taskList(s sentence, text string) []string {
 		if len(strings.Fields(p)) < 2 || !taskVerbRE.MatchString(strings.ToLower(p)) {
 			return nil
 		}
-		parts[k] = upperFirst(p)
+		parts[k] = p
 	}
 	return parts
 }
 
 // koreanTaskList is taskList for a Korean commitment.
 func koreanTaskList(text string) []string {
-	parts := strings.Split(strings.TrimRight(text, ". "), ", ")
+	parts := taskSepRE.Split(strings.TrimRight(text, ". "), -1)
 	var tasks []string
 	for k, p := range parts {
 		p = strings.TrimSpace(p)
@@ -327,7 +327,4 @@ var (
 	// me go ahead and"), taskVerbRE a task's verb opening a phrase.
 	ownCommitmentRE = regexp.MustCompile(ownCommitment)
 	taskVerbRE      = regexp.MustCompile(`^` + taskVerbs + `\b`)
-	// listSepRE separates the parts of a list: a comma, with or
-	// without "and".
-	listSepRE = regexp.MustCompile(`\s*,\s+(?:and\s+)?`)
 )

@@ -127,8 +127,9 @@ type recapTask struct {
 }
 
 var (
-	// taskSepRE separates the tasks a recap reads out in one sentence
-	// ("머지 3월 18일까지, PgBouncer staging 적용 3월 16일까지, …").
+	// taskSepRE separates the tasks of one sentence: those a recap reads
+	// out ("머지 3월 18일까지, PgBouncer staging 적용 3월 16일까지, …") and
+	// those a commitment lists (taskList).
 	taskSepRE = regexp.MustCompile(`\s*[,;]\s+(?:and\s+|그리고\s+)?`)
 	// dayRE is a day said without its month in a Korean list of dates
 	// ("부하 테스트 재실행 17일", "회귀 테스트 20일부터 26일").
